@@ -1,0 +1,266 @@
+import type { IncomingMessage } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import { HttpError } from './HttpError.js'
+
+/** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+export interface CaptureOptions {
+  /** The largest body, in bytes, that is read; past it the request is answered 413. */
+  bodyLimit?: number
+}
+
+export type Input = Record<string, unknown>
+
+function isPlainObject(value: unknown): value is Input {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `a=1&a=2&tags[]=x` → `{ a: ['1', '2'], tags: ['x'] }`: repeated keys and `[]` keys become arrays. */
+function parseSearchParams(search: string): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = Object.create(null)
+  for (const [rawKey, value] of new URLSearchParams(search)) {
+    const isList = rawKey.endsWith('[]')
+    const key = isList ? rawKey.slice(0, -2) : rawKey
+    const existing = result[key]
+    if (existing === undefined) result[key] = isList ? [value] : value
+    else if (Array.isArray(existing)) existing.push(value)
+    else result[key] = [existing, value]
+  }
+  return result
+}
+
+function lookup(source: unknown, path: string): unknown {
+  if (!isPlainObject(source)) return undefined
+  if (path in source) return source[path]
+  if (!path.includes('.')) return undefined
+  let current: unknown = source
+  for (const part of path.split('.')) {
+    if (!isPlainObject(current) && !Array.isArray(current)) return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/**
+ * The incoming HTTP request: method, path, headers, query and the parsed body.
+ *
+ * @example
+ * ```ts
+ * Route.post('/users', (request: Request) => {
+ *   const name = request.input('name')
+ *   const page = request.get('page', '1')
+ *   return Response.json({ name, page, agent: request.header('user-agent') }, 201)
+ * })
+ * ```
+ */
+export class Request {
+  /** Node's request object, for what the accessors do not cover. */
+  readonly raw: IncomingMessage
+  /** Route parameters by name, filled in by the router. */
+  params: Record<string, string> = {}
+  /** The signed-in user, set by an authentication middleware. */
+  user: unknown = undefined
+  /** Set when the body could not be read (413, 400): the router answers with it before any handler runs. */
+  bodyError: HttpError | null = null
+
+  private readonly requestMethod: string
+  private readonly path: string
+  private readonly search: string
+  private parsedQuery: Record<string, string | string[]> | undefined
+  private rawBody = ''
+  private parsedBody: unknown = undefined
+  private parsedCookies: Record<string, string> | undefined
+
+  constructor(raw: IncomingMessage) {
+    this.raw = raw
+    this.requestMethod = (raw.method ?? 'GET').toUpperCase()
+    const url = raw.url ?? '/'
+    const queryAt = url.indexOf('?')
+    this.path = queryAt === -1 ? url : url.slice(0, queryAt)
+    this.search = queryAt === -1 ? '' : url.slice(queryAt + 1)
+  }
+
+  /**
+   * Builds a Request from Node's IncomingMessage, reading and parsing the body
+   * (JSON and `+json`, form-urlencoded, text/plain). Never throws: a body that is too large
+   * or malformed is kept in `bodyError`, and `router.dispatch` answers 413 or 400.
+   */
+  static async capture(raw: IncomingMessage, options: CaptureOptions = {}): Promise<Request> {
+    const request = new Request(raw)
+    const length = raw.headers['content-length']
+    if ((length !== undefined && length !== '0') || raw.headers['transfer-encoding'] !== undefined) {
+      await request.readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT)
+    }
+    return request
+  }
+
+  private readBody(limit: number): Promise<void> {
+    const declared = Number(this.raw.headers['content-length'])
+    if (declared > limit) {
+      this.bodyError = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
+      return Promise.resolve()
+    }
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      const finish = (error: HttpError | null) => {
+        this.raw.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError)
+        if (error) {
+          this.bodyError = error
+          this.raw.pause()
+        } else {
+          this.rawBody = Buffer.concat(chunks, size).toString('utf8')
+          this.parseBody()
+        }
+        resolve()
+      }
+      const onData = (chunk: Buffer) => {
+        size += chunk.length
+        if (size > limit) finish(new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } }))
+        else chunks.push(chunk)
+      }
+      const onEnd = () => finish(null)
+      const onError = () => finish(new HttpError(400, 'Request body could not be read', { headers: { Connection: 'close' } }))
+      this.raw.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError)
+    })
+  }
+
+  private parseBody(): void {
+    const type = (this.raw.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase()
+    if (type === 'application/json' || type.endsWith('+json')) {
+      if (this.rawBody.trim() === '') return
+      try {
+        this.parsedBody = JSON.parse(this.rawBody)
+      } catch {
+        this.bodyError = new HttpError(400, 'Invalid JSON body')
+      }
+    } else if (type === 'application/x-www-form-urlencoded') {
+      this.parsedBody = parseSearchParams(this.rawBody)
+    }
+  }
+
+  /** All input: the query merged with the body's fields (the body wins on a clash). */
+  all(): Input {
+    const body = this.parsedBody
+    return isPlainObject(body) ? { ...this.query(), ...body } : { ...this.query() }
+  }
+
+  /**
+   * One input value by name, from the body first, then the query; `user.name` reaches into objects.
+   * Returns the default (undefined when not given) when absent.
+   */
+  input<T = unknown>(name: string, defaultValue?: T): T {
+    const fromBody = lookup(this.parsedBody, name)
+    if (fromBody !== undefined) return fromBody as T
+    const fromQuery = this.query()[name]
+    return (fromQuery !== undefined ? fromQuery : defaultValue) as T
+  }
+
+  /** Whether every named key is present in the input. */
+  has(...names: string[]): boolean {
+    return names.every((name) => this.input(name) !== undefined)
+  }
+
+  /** Only the named input keys that are present. */
+  only(...names: string[]): Input {
+    const result: Input = {}
+    for (const name of names) {
+      const value = this.input(name)
+      if (value !== undefined) result[name] = value
+    }
+    return result
+  }
+
+  /** A query-string value by key, or the default (null unless given) when absent. */
+  get(key: string, defaultValue: string | null = null): string | null {
+    const value = this.query()[key]
+    if (value === undefined) return defaultValue
+    return Array.isArray(value) ? (value[value.length - 1] ?? defaultValue) : value
+  }
+
+  /** The whole parsed query string. */
+  query(): Record<string, string | string[]> {
+    this.parsedQuery ??= this.search === '' ? Object.create(null) : parseSearchParams(this.search)
+    return this.parsedQuery!
+  }
+
+  /** The HTTP method in upper case, e.g. `POST`. */
+  method(): string {
+    return this.requestMethod
+  }
+
+  /** The path without the query string, e.g. `/api/data`. */
+  uri(): string {
+    return this.path
+  }
+
+  /** The path and query as sent, e.g. `/api/posts?page=2`. */
+  url(): string {
+    return this.raw.url ?? '/'
+  }
+
+  /** A request header by name, ignoring case; null (or the default) when absent. */
+  header(name: string, defaultValue: string | null = null): string | null {
+    const value = this.raw.headers[name.toLowerCase()]
+    if (value === undefined) return defaultValue
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+
+  /** All request headers, with lower-case names. */
+  headers(): IncomingMessage['headers'] {
+    return this.raw.headers
+  }
+
+  /** A route parameter by name: for `/users/{id}`, `request.param('id')`. */
+  param(name: string): string | undefined {
+    return this.params[name]
+  }
+
+  /** The parsed body: an object for JSON and forms, undefined for an empty or unparsed body. */
+  body(): unknown {
+    return this.parsedBody
+  }
+
+  /** The raw body text as received. */
+  content(): string {
+    return this.rawBody
+  }
+
+  /** A cookie sent by the browser, URL-decoded. */
+  cookie(name: string): string | undefined {
+    if (this.parsedCookies === undefined) {
+      this.parsedCookies = Object.create(null) as Record<string, string>
+      for (const pair of (this.raw.headers.cookie ?? '').split(';')) {
+        const at = pair.indexOf('=')
+        if (at === -1) continue
+        const key = pair.slice(0, at).trim()
+        if (key === '' || key in this.parsedCookies) continue
+        try {
+          this.parsedCookies[key] = decodeURIComponent(pair.slice(at + 1).trim())
+        } catch {
+          this.parsedCookies[key] = pair.slice(at + 1).trim()
+        }
+      }
+    }
+    return this.parsedCookies[name]
+  }
+
+  /** The client's address. */
+  ip(): string {
+    return this.raw.socket.remoteAddress ?? ''
+  }
+
+  /** Whether the request came over TLS (directly, or through a proxy that says so). */
+  secure(): boolean {
+    return (this.raw.socket as TLSSocket).encrypted === true || this.header('x-forwarded-proto') === 'https'
+  }
+
+  /** Whether the client asked for JSON (an `Accept` with json, or a JSON body): for choosing 401 or a redirect. */
+  expectsJson(): boolean {
+    const accept = this.header('accept') ?? ''
+    if (accept.includes('json')) return true
+    if (accept.includes('text/html')) return false
+    return (this.header('content-type') ?? '').includes('json') || this.header('x-requested-with') === 'XMLHttpRequest'
+  }
+}

@@ -1,0 +1,213 @@
+import type { ServerResponse } from 'node:http'
+
+/** A header value must never carry a line break: that would let it split into a second header. */
+const LINE_BREAK = /[\r\n]/
+/** RFC 9110 token characters: what a header or cookie name may contain. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+export type ResponseContent = string | number | boolean | null | undefined | object
+
+export interface CookieOptions {
+  /** Lifetime in seconds; 0 or a negative number expires the cookie at once. */
+  maxAge?: number
+  expires?: Date
+  path?: string
+  domain?: string
+  /** Defaults to true: scripts cannot read the cookie. */
+  httpOnly?: boolean
+  secure?: boolean
+  /** Defaults to `Lax`. */
+  sameSite?: 'Strict' | 'Lax' | 'None'
+}
+
+function assertHeader(key: unknown, value: unknown): asserts key is string {
+  if (typeof key !== 'string' || !TOKEN.test(key)) {
+    throw new TypeError(`Invalid header name: ${JSON.stringify(key)}`)
+  }
+  if (typeof value !== 'string') {
+    throw new TypeError(`Header "${key}" must be a string, got ${value === null ? 'null' : typeof value}`)
+  }
+  if (LINE_BREAK.test(value)) {
+    throw new TypeError(`Header "${key}" must not contain CR or LF characters`)
+  }
+}
+
+function contentToString(content: ResponseContent): string {
+  if (typeof content === 'string') return content
+  if (content === null || content === undefined) return ''
+  if (typeof content === 'object') return JSON.stringify(content)
+  return String(content)
+}
+
+/** RFC 5987 encoding for a non-ASCII download file name. */
+function encodeFilename(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const utf8 = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return ascii === filename ? `attachment; filename="${ascii}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
+}
+
+/**
+ * An HTTP response: content, status code and headers, sent with `send(res)`.
+ *
+ * @example
+ * ```ts
+ * return Response.json({ user }, 201).setHeader('X-Request-ID', id)
+ * ```
+ */
+export class Response {
+  protected content: string
+  protected statusCode: number
+  /** Header names by their lower-case form, so that lookups ignore case as HTTP does. */
+  protected headers = new Map<string, { name: string; value: string }>()
+  protected cookies: string[] = []
+
+  constructor(content: ResponseContent = '', statusCode = 200, headers: Record<string, string> = {}) {
+    this.content = contentToString(content)
+    this.statusCode = statusCode
+    for (const [key, value] of Object.entries(headers)) this.setHeader(key, value)
+  }
+
+  /**
+   * A JSON response. Unicode and slashes are left as they are (JSON.stringify never escapes them).
+   *
+   * @example
+   * ```ts
+   * Response.json({ message: 'Hello' })
+   * ```
+   */
+  static json(data: unknown, statusCode = 200): Response {
+    const body = JSON.stringify(data) ?? 'null'
+    return new Response(body, statusCode, { 'Content-Type': 'application/json' })
+  }
+
+  /** An HTML response: `Response.html('<h1>Hi</h1>')`. */
+  static html(html: string, statusCode = 200): Response {
+    return new Response(html, statusCode, { 'Content-Type': 'text/html; charset=utf-8' })
+  }
+
+  /** A plain-text response; `Response.text('', 204)` is the seed's empty 204. */
+  static text(text: string, statusCode = 200): Response {
+    return new Response(text, statusCode, { 'Content-Type': 'text/plain; charset=utf-8' })
+  }
+
+  /** The seed's error body: `Response.error('Task not found', 404)` sends `{"error":"Task not found"}`. */
+  static error(message: string, statusCode = 500): Response {
+    return Response.json({ error: message }, statusCode)
+  }
+
+  /** A redirect: `Response.redirect('/login')` (302) or `Response.redirect('/new', 301)`. */
+  static redirect(url: string, statusCode = 302): Response {
+    return new Response('', statusCode, { Location: url })
+  }
+
+  /**
+   * A file download: the content with `Content-Disposition: attachment`.
+   *
+   * @example
+   * ```ts
+   * Response.download('id,title\n1,Write docs\n', 'tasks.csv')
+   * ```
+   */
+  static download(content: string, filename: string, contentType = 'application/octet-stream'): Response {
+    return new Response(content, 200, { 'Content-Type': contentType }).setHeader(
+      'Content-Disposition',
+      encodeFilename(filename),
+    )
+  }
+
+  /** Sets a header and returns this response, so calls chain. Throws a TypeError for CR/LF or a non-string value. */
+  setHeader(key: string, value: string): this {
+    assertHeader(key, value)
+    this.headers.set(key.toLowerCase(), { name: key, value })
+    return this
+  }
+
+  /** The header's value (the name is case-insensitive), or the default when it is not set. */
+  getHeader(key: string, defaultValue: string | null = null): string | null {
+    return this.headers.get(key.toLowerCase())?.value ?? defaultValue
+  }
+
+  /** All headers, by the names they were set with. */
+  getHeaders(): Record<string, string> {
+    const result: Record<string, string> = {}
+    for (const { name, value } of this.headers.values()) result[name] = value
+    return result
+  }
+
+  hasHeader(key: string): boolean {
+    return this.headers.has(key.toLowerCase())
+  }
+
+  removeHeader(key: string): this {
+    this.headers.delete(key.toLowerCase())
+    return this
+  }
+
+  getStatusCode(): number {
+    return this.statusCode
+  }
+
+  setStatusCode(statusCode: number): this {
+    this.statusCode = statusCode
+    return this
+  }
+
+  /** The body, always as a string. */
+  getContent(): string {
+    return this.content
+  }
+
+  setContent(content: ResponseContent): this {
+    this.content = contentToString(content)
+    return this
+  }
+
+  /**
+   * Adds a `Set-Cookie` header. Cookies are HttpOnly and SameSite=Lax unless told otherwise.
+   *
+   * @example
+   * ```ts
+   * response.setCookie('session', token, { maxAge: 60 * 60 * 24, secure: request.secure() })
+   * ```
+   */
+  setCookie(name: string, value: string, options: CookieOptions = {}): this {
+    if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name: ${JSON.stringify(name)}`)
+    const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path ?? '/'}`]
+    if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge)}`)
+    if (options.expires) parts.push(`Expires=${options.expires.toUTCString()}`)
+    if (options.domain) parts.push(`Domain=${options.domain}`)
+    if (options.httpOnly ?? true) parts.push('HttpOnly')
+    if (options.secure) parts.push('Secure')
+    parts.push(`SameSite=${options.sameSite ?? 'Lax'}`)
+    const cookie = parts.join('; ')
+    if (LINE_BREAK.test(cookie) || cookie.includes('\0')) throw new TypeError('Cookie attributes must not contain line breaks')
+    this.cookies.push(cookie)
+    return this
+  }
+
+  /** Expires a cookie in the browser. */
+  clearCookie(name: string, options: Pick<CookieOptions, 'path' | 'domain'> = {}): this {
+    return this.setCookie(name, '', { ...options, maxAge: 0, expires: new Date(0) })
+  }
+
+  /** The `Set-Cookie` values added with `setCookie`. */
+  getCookies(): readonly string[] {
+    return this.cookies
+  }
+
+  /** Writes status, headers and body to Node's ServerResponse. A 204 or 304 sends no body. */
+  send(res: ServerResponse): void {
+    const headers: Record<string, string | string[]> = {}
+    for (const { name, value } of this.headers.values()) headers[name] = value
+    if (this.cookies.length > 0) headers['Set-Cookie'] = this.cookies
+    const bodiless = this.statusCode === 204 || this.statusCode === 304 || (this.statusCode >= 100 && this.statusCode < 200)
+    if (bodiless) {
+      res.writeHead(this.statusCode, headers)
+      res.end()
+      return
+    }
+    headers['Content-Length'] = String(Buffer.byteLength(this.content))
+    res.writeHead(this.statusCode, headers)
+    res.end(this.content)
+  }
+}

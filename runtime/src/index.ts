@@ -1,0 +1,20 @@
+export { Container, type Constructor, type Cradle, type Factory, type Services } from './container/Container.js'
+export { HttpError } from './http/HttpError.js'
+export { DEFAULT_BODY_LIMIT, Request, type CaptureOptions, type Input } from './http/Request.js'
+export { Response, type CookieOptions, type ResponseContent } from './http/Response.js'
+export { Route } from './routing/Route.js'
+export {
+  RouteDefinition,
+  type ControllerAction,
+  type HandlerResult,
+  type Middleware,
+  type MiddlewareReference,
+  type Next,
+  type RouteClosure,
+  type RouteHandler,
+} from './routing/RouteDefinition.js'
+export { Router, type GroupOptions, type RouterOptions } from './routing/Router.js'
+export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
+export { PortInUseError, type RunningServer, type ServeOptions } from './server/listen.js'
+export { serve } from './server/serve.js'
+export { serveNode } from './server/serveNode.js'

@@ -1,0 +1,62 @@
+import type { GroupOptions, Router } from './Router.js'
+import type { RouteDefinition, RouteHandler } from './RouteDefinition.js'
+
+let current: Router | undefined
+
+function router(call: string): Router {
+  if (!current) {
+    throw new Error(`Route.${call}() was called outside router.loadRoutesFromFile(); routes belong in routes/web.ts`)
+  }
+  return current
+}
+
+/**
+ * The route registration facade used in `routes/web.ts`. Each call registers on the router that is
+ * loading the file (see `router.loadRoutesFromFile`).
+ *
+ * @example
+ * ```ts
+ * Route.get('/', () => Response.json({ status: 'running' }))
+ * Route.get('/users/{id}', [UserController, 'show']).name('users.show')
+ * Route.group({ prefix: '/api', middleware: 'auth' }, () => {
+ *   Route.post('/tasks', [TaskController, 'store'])
+ * })
+ * ```
+ */
+export const Route = {
+  get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('get').get(pattern, handler)
+  },
+  post<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('post').post(pattern, handler)
+  },
+  put<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('put').put(pattern, handler)
+  },
+  patch<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('patch').patch(pattern, handler)
+  },
+  delete<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('delete').delete(pattern, handler)
+  },
+  options<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('options').options(pattern, handler)
+  },
+  any<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('any').any(pattern, handler)
+  },
+  match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    return router('match').match(methods, pattern, handler)
+  },
+  group(options: GroupOptions, routes: () => void): void {
+    router('group').group(options, routes)
+  },
+  /** The router that routes files register on now (set by `loadRoutesFromFile`), or undefined. */
+  current(): Router | undefined {
+    return current
+  },
+  /** Points the facade at a router; `loadRoutesFromFile` does this around the import. */
+  setRouter(target: Router | undefined): void {
+    current = target
+  },
+}

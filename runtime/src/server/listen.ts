@@ -1,0 +1,108 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Router } from '../routing/Router.js'
+import { createRequestHandler, guardListener, type RequestListener } from './createRequestHandler.js'
+
+export interface ServeOptions {
+  /** Defaults to `PORT` from the environment, else 8000; 0 picks a free port. */
+  port?: number
+  /** Defaults to 127.0.0.1; `0.0.0.0` listens on every interface. */
+  host?: string
+  /** Largest request body in bytes (default 1 MiB). */
+  bodyLimit?: number
+  /** Stop gracefully and exit 0 on SIGTERM and SIGINT (default true). */
+  handleSignals?: boolean
+  /** Milliseconds a client has to send the request headers (default 20 s). */
+  headersTimeout?: number
+  /** Milliseconds a client has to send the whole request (default 60 s). */
+  requestTimeout?: number
+  /** Milliseconds an idle keep-alive connection stays open (default 5 s). */
+  keepAliveTimeout?: number
+  /** Milliseconds that requests in flight get to finish on shutdown before connections are cut (default 10 s). */
+  shutdownTimeout?: number
+}
+
+/** A server that is listening. */
+export interface RunningServer {
+  readonly server: Server
+  readonly host: string
+  readonly port: number
+  /** `http://127.0.0.1:8000` */
+  readonly url: string
+  /** Stops accepting connections, lets requests in flight finish, then resolves. */
+  close(): Promise<void>
+}
+
+/** Thrown when the port is taken, with a message fit to print as it is. */
+export class PortInUseError extends Error {
+  readonly code = 'EADDRINUSE'
+  constructor(host: string, port: number) {
+    super(`Port ${port} is already in use on ${host}; stop the other server or choose another port with --port`)
+    this.name = 'PortInUseError'
+  }
+}
+
+export function toListener(target: Router | RequestListener, options: ServeOptions): RequestListener {
+  return typeof target === 'function' ? target : createRequestHandler(target, { bodyLimit: options.bodyLimit })
+}
+
+/**
+ * Sets the server's timeouts, listens, and wires graceful shutdown. Shared by `serve` and `serveNode`.
+ */
+export function listen(server: Server, listener: RequestListener, options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? (Number(process.env.PORT) || 8000)
+  server.headersTimeout = options.headersTimeout ?? 20_000
+  server.requestTimeout = options.requestTimeout ?? 60_000
+  server.keepAliveTimeout = options.keepAliveTimeout ?? 5_000
+
+  let closing: Promise<void> | undefined
+  const guarded = guardListener(listener)
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing) {
+      res.setHeader('Connection', 'close')
+      res.once('finish', () => setImmediate(() => server.closeIdleConnections()))
+    }
+    guarded(req, res)
+  })
+
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), options.shutdownTimeout ?? 10_000)
+      force.unref()
+      server.close(() => {
+        clearTimeout(force)
+        resolve()
+      })
+      server.closeIdleConnections()
+    })
+    return closing
+  }
+
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, port) : error)
+    }
+    server.once('error', onError)
+    server.listen(port, host, () => {
+      server.off('error', onError)
+      const address = server.address() as AddressInfo
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      const running: RunningServer = {
+        server,
+        host: address.address,
+        port: address.port,
+        url: `http://${shownHost}:${address.port}`,
+        close,
+      }
+      if (options.handleSignals ?? true) {
+        const onSignal = () => {
+          void close().then(() => process.exit(0))
+        }
+        process.once('SIGTERM', onSignal).once('SIGINT', onSignal)
+        server.once('close', () => process.off('SIGTERM', onSignal).off('SIGINT', onSignal))
+      }
+      resolve(running)
+    })
+  })
+}

@@ -1,0 +1,24 @@
+import { createServer } from 'node:http'
+import polka from 'polka'
+import type { Router } from '../routing/Router.js'
+import { sendUnexpectedError, type RequestListener } from './createRequestHandler.js'
+import { listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
+
+/**
+ * Serves a router (or a request listener) on polka.
+ *
+ * @example
+ * ```ts
+ * const { url } = await serve(router, { port: 8000 })
+ * console.log(`Listening on ${url}`)
+ * ```
+ */
+export function serve(target: Router | RequestListener, options: ServeOptions = {}): Promise<RunningServer> {
+  const listener = toListener(target, options)
+  const server = createServer()
+  // polka is the HTTP layer; Fw's router does the matching, so polka gets one catch-all handler.
+  const app = polka({ server, onError: (error, _req, res) => sendUnexpectedError(error, res) }).use((req, res) =>
+    listener(req, res),
+  )
+  return listen(server, app.handler as RequestListener, options)
+}
