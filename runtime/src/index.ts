@@ -18,3 +18,5 @@ export { createRequestHandler, type RequestListener } from './server/createReque
 export { PortInUseError, type RunningServer, type ServeOptions } from './server/listen.js'
 export { serve } from './server/serve.js'
 export { serveNode } from './server/serveNode.js'
+export { start } from './server/start.js'
+export { loadEnv } from './config/loadEnv.js'
