@@ -275,7 +275,27 @@ export class Router {
 
   private buildAppPipeline(): Pipeline {
     const core: Pipeline = (request) => this.route(request)
-    return compose(this.globalMiddleware.map((reference) => this.resolveMiddleware(reference)), core, 'global middleware')
+    return this.compose(this.globalMiddleware.map((reference) => this.resolveMiddleware(reference)), core, 'global middleware')
+  }
+
+  /**
+   * Wraps the core in middleware, outermost first. As in Laravel's pipeline, a failure inside a layer
+   * is rendered into its error response right there, so the layers outside it (CORS, logging) still
+   * see a Response for a 404 or a 500.
+   */
+  private compose(middleware: Middleware[], core: Pipeline, source: RouteDefinition | string): Pipeline {
+    if (middleware.length === 0) return core
+    const guarded: Pipeline = (request) => core(request).catch((error: unknown) => this.renderError(error, request))
+    return middleware.reduceRight<Pipeline>(
+      (next, layer) => async (request) => {
+        try {
+          return toResponse(await layer(request, () => next(request)), source)
+        } catch (error) {
+          return this.renderError(error, request)
+        }
+      },
+      guarded,
+    )
   }
 
   private buildRoutePipeline(route: RouteDefinition): Pipeline {
@@ -292,7 +312,7 @@ export class Router {
         return toResponse(await controller[method]!(request, ...routeValues(route, request)), route)
       }
     }
-    return compose(middleware, core, String(route))
+    return this.compose(middleware, core, route)
   }
 
   private renderError(error: unknown, request: Request): Response {
@@ -317,13 +337,6 @@ function toResponse(result: unknown, source: RouteDefinition | string): Response
   if (result instanceof Response) return result
   if (isPlainResult(result)) return Response.json(result)
   throw new Error(`${String(source)} returned ${describe(result)}; a handler must return a Response or a plain object`)
-}
-
-function compose(middleware: Middleware[], core: Pipeline, source: RouteDefinition | string): Pipeline {
-  return middleware.reduceRight<Pipeline>(
-    (next, layer) => async (request) => toResponse(await layer(request, () => next(request)), source),
-    core,
-  )
 }
 
 function checkHandler(pattern: string, handler: RouteHandler): void {

@@ -1,0 +1,211 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Container } from '../../src/container/Container.js'
+import { Request } from '../../src/http/Request.js'
+import { Response } from '../../src/http/Response.js'
+import { Router } from '../../src/routing/Router.js'
+import type { RunningServer } from '../../src/server/listen.js'
+import { listenOn, servers } from '../support/servers.js'
+
+/** Every accessor of the request, echoed back, so the test sees what the handler saw. */
+function echo(request: Request): Response {
+  return Response.json({
+    all: request.all(),
+    input_name: request.input('name') ?? null,
+    input_nested: request.input('user.name') ?? null,
+    input_default: request.input('missing', 'fallback'),
+    get_page: request.get('page'),
+    get_default: request.get('absent', 'dflt'),
+    method: request.method(),
+    uri: request.uri(),
+    url: request.url(),
+    header_agent: request.header('X-Custom-Agent'),
+    header_missing: request.header('X-Missing'),
+    params: request.params,
+    body: request.body() ?? null,
+    content: request.content(),
+    query: request.query(),
+    cookie: request.cookie('session') ?? null,
+  })
+}
+
+async function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; chunks?: (string | Buffer)[] },
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers })
+    req.on('error', reject)
+    req.on('response', (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    for (const chunk of options.chunks ?? []) req.write(chunk)
+    req.end()
+  })
+}
+
+describe.each(servers)('Request over $name', ({ start }) => {
+  let server: RunningServer
+  let small: RunningServer
+
+  beforeAll(async () => {
+    const router = new Router(new Container())
+    router.any('/echo', echo)
+    router.any('/echo/{first}/and/{second}', echo)
+    router.post('/ignores-body', () => ({ ok: true }))
+    server = await listenOn(start, router)
+    small = await listenOn(start, router, { bodyLimit: 1024 })
+  })
+  afterAll(async () => {
+    await server.close()
+    await small.close()
+  })
+
+  it('method() and uri(): the method, and the path without the query', async () => {
+    const res = await fetch(`${server.url}/echo?page=2`, { method: 'PUT' })
+    const body = await res.json()
+    expect(body.method).toBe('PUT')
+    expect(body.uri).toBe('/echo')
+    expect(body.url).toBe('/echo?page=2')
+  })
+
+  it('get(key, default): a query value, or the default when absent', async () => {
+    const body = await (await fetch(`${server.url}/echo?page=3`)).json()
+    expect(body.get_page).toBe('3')
+    expect(body.get_default).toBe('dflt')
+    const without = await (await fetch(`${server.url}/echo`)).json()
+    expect(without.get_page).toBeNull()
+  })
+
+  it('query(): repeated and [] keys become arrays', async () => {
+    const body = await (await fetch(`${server.url}/echo?tag=a&tag=b&ids[]=1&q=x%20y`)).json()
+    expect(body.query).toEqual({ tag: ['a', 'b'], ids: ['1'], q: 'x y' })
+  })
+
+  it('header(name): case-insensitive, null when absent', async () => {
+    const body = await (await fetch(`${server.url}/echo`, { headers: { 'x-custom-agent': 'tester/1.0' } })).json()
+    expect(body.header_agent).toBe('tester/1.0')
+    expect(body.header_missing).toBeNull()
+  })
+
+  it('all() and input(): a JSON body merged over the query; input reaches into objects', async () => {
+    const res = await fetch(`${server.url}/echo?source=query&name=fromQuery`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', user: { name: 'Nested' }, tags: ['x'] }),
+    })
+    const body = await res.json()
+    expect(body.all).toEqual({ source: 'query', name: 'Ada', user: { name: 'Nested' }, tags: ['x'] })
+    expect(body.input_name).toBe('Ada')
+    expect(body.input_nested).toBe('Nested')
+    expect(body.input_default).toBe('fallback')
+  })
+
+  it('input() falls back to the query when the body lacks the key', async () => {
+    const body = await (await fetch(`${server.url}/echo?name=Query`, { method: 'POST' })).json()
+    expect(body.input_name).toBe('Query')
+  })
+
+  it('parses +json media types and a charset parameter', async () => {
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/vnd.api+json; charset=utf-8' },
+      body: '{"name":"Vendor"}',
+    })
+    expect((await res.json()).input_name).toBe('Vendor')
+  })
+
+  it('parses application/x-www-form-urlencoded bodies', async () => {
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=Grace+Hopper&roles[]=admin&roles[]=dev',
+    })
+    const body = await res.json()
+    expect(body.all).toEqual({ name: 'Grace Hopper', roles: ['admin', 'dev'] })
+  })
+
+  it('keeps a text/plain body as content()', async () => {
+    const res = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'just text ✓' })
+    const body = await res.json()
+    expect(body.content).toBe('just text ✓')
+    expect(body.body).toBeNull()
+    expect(body.all).toEqual({})
+  })
+
+  it('an empty JSON body is no input, not an error', async () => {
+    const res = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' })
+    expect(res.status).toBe(200)
+    expect((await res.json()).all).toEqual({})
+  })
+
+  it('malformed JSON answers 400 "Invalid JSON body" before the handler runs', async () => {
+    const res = await fetch(`${server.url}/ignores-body`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name": ',
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'Invalid JSON body' })
+  })
+
+  it('route parameters are strings, in path order', async () => {
+    const body = await (await fetch(`${server.url}/echo/12/and/x%20y`)).json()
+    expect(body.params).toEqual({ first: '12', second: 'x y' })
+  })
+
+  it('cookie(name) reads and URL-decodes a cookie', async () => {
+    const body = await (await fetch(`${server.url}/echo`, { headers: { Cookie: 'theme=dark; session=a%20b' } })).json()
+    expect(body.cookie).toBe('a b')
+  })
+
+  it('a body under the 1 MiB default is read whole', async () => {
+    const text = 'x'.repeat(1024 * 1024 - 20)
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: text }),
+    })
+    expect(res.status).toBe(200)
+    expect((await res.json()).input_name).toHaveLength(text.length)
+  })
+
+  it('a body over the 1 MiB default answers 413', async () => {
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }),
+    })
+    expect(res.status).toBe(413)
+    expect(await res.json()).toEqual({ error: 'Payload Too Large' })
+  })
+
+  it('a configured limit answers 413 from Content-Length without reading the body', async () => {
+    const res = await raw(`${small.url}/ignores-body`, {
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '5000' },
+      chunks: ['{"a":"'],
+    })
+    expect(res.status).toBe(413)
+    expect(res.headers.connection).toBe('close')
+    expect(JSON.parse(res.body)).toEqual({ error: 'Payload Too Large' })
+  })
+
+  it('a chunked body that grows past the limit answers 413 and stops reading', async () => {
+    const res = await raw(`${small.url}/ignores-body`, {
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      chunks: ['{"a":"', 'y'.repeat(800), 'y'.repeat(800), '"}'],
+    })
+    expect(res.status).toBe(413)
+    expect(JSON.parse(res.body)).toEqual({ error: 'Payload Too Large' })
+  })
+
+  it('a body at the configured limit is accepted', async () => {
+    const payload = JSON.stringify({ name: 'z'.repeat(1000) })
+    expect(payload.length).toBeLessThanOrEqual(1024)
+    const res = await fetch(`${small.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload })
+    expect(res.status).toBe(200)
+  })
+})
