@@ -5,7 +5,7 @@ import { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, servers } from '../support/servers.js'
+import { listenOn, readJson, servers } from '../support/servers.js'
 
 /** Every accessor of the request, echoed back, so the test sees what the handler saw. */
 function echo(request: Request): Response {
@@ -66,27 +66,27 @@ describe.each(servers)('Request over $name', ({ start }) => {
 
   it('method() and uri(): the method, and the path without the query', async () => {
     const res = await fetch(`${server.url}/echo?page=2`, { method: 'PUT' })
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.method).toBe('PUT')
     expect(body.uri).toBe('/echo')
     expect(body.url).toBe('/echo?page=2')
   })
 
   it('get(key, default): a query value, or the default when absent', async () => {
-    const body = await (await fetch(`${server.url}/echo?page=3`)).json()
+    const body = await readJson(await fetch(`${server.url}/echo?page=3`))
     expect(body.get_page).toBe('3')
     expect(body.get_default).toBe('dflt')
-    const without = await (await fetch(`${server.url}/echo`)).json()
+    const without = await readJson(await fetch(`${server.url}/echo`))
     expect(without.get_page).toBeNull()
   })
 
   it('query(): repeated and [] keys become arrays', async () => {
-    const body = await (await fetch(`${server.url}/echo?tag=a&tag=b&ids[]=1&q=x%20y`)).json()
+    const body = await readJson(await fetch(`${server.url}/echo?tag=a&tag=b&ids[]=1&q=x%20y`))
     expect(body.query).toEqual({ tag: ['a', 'b'], ids: ['1'], q: 'x y' })
   })
 
   it('header(name): case-insensitive, null when absent', async () => {
-    const body = await (await fetch(`${server.url}/echo`, { headers: { 'x-custom-agent': 'tester/1.0' } })).json()
+    const body = await readJson(await fetch(`${server.url}/echo`, { headers: { 'x-custom-agent': 'tester/1.0' } }))
     expect(body.header_agent).toBe('tester/1.0')
     expect(body.header_missing).toBeNull()
   })
@@ -97,7 +97,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Ada', user: { name: 'Nested' }, tags: ['x'] }),
     })
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.all).toEqual({ source: 'query', name: 'Ada', user: { name: 'Nested' }, tags: ['x'] })
     expect(body.input_name).toBe('Ada')
     expect(body.input_nested).toBe('Nested')
@@ -105,7 +105,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
   })
 
   it('input() falls back to the query when the body lacks the key', async () => {
-    const body = await (await fetch(`${server.url}/echo?name=Query`, { method: 'POST' })).json()
+    const body = await readJson(await fetch(`${server.url}/echo?name=Query`, { method: 'POST' }))
     expect(body.input_name).toBe('Query')
   })
 
@@ -115,7 +115,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
       headers: { 'Content-Type': 'application/vnd.api+json; charset=utf-8' },
       body: '{"name":"Vendor"}',
     })
-    expect((await res.json()).input_name).toBe('Vendor')
+    expect((await readJson(res)).input_name).toBe('Vendor')
   })
 
   it('parses application/x-www-form-urlencoded bodies', async () => {
@@ -124,13 +124,13 @@ describe.each(servers)('Request over $name', ({ start }) => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'name=Grace+Hopper&roles[]=admin&roles[]=dev',
     })
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.all).toEqual({ name: 'Grace Hopper', roles: ['admin', 'dev'] })
   })
 
   it('keeps a text/plain body as content()', async () => {
     const res = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'just text ✓' })
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.content).toBe('just text ✓')
     expect(body.body).toBeNull()
     expect(body.all).toEqual({})
@@ -139,7 +139,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
   it('an empty JSON body is no input, not an error', async () => {
     const res = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' })
     expect(res.status).toBe(200)
-    expect((await res.json()).all).toEqual({})
+    expect((await readJson(res)).all).toEqual({})
   })
 
   it('malformed JSON answers 400 "Invalid JSON body" before the handler runs', async () => {
@@ -149,16 +149,16 @@ describe.each(servers)('Request over $name', ({ start }) => {
       body: '{"name": ',
     })
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: 'Invalid JSON body' })
+    expect(await readJson(res)).toEqual({ error: 'Invalid JSON body' })
   })
 
   it('route parameters are strings, in path order', async () => {
-    const body = await (await fetch(`${server.url}/echo/12/and/x%20y`)).json()
+    const body = await readJson(await fetch(`${server.url}/echo/12/and/x%20y`))
     expect(body.params).toEqual({ first: '12', second: 'x y' })
   })
 
   it('cookie(name) reads and URL-decodes a cookie', async () => {
-    const body = await (await fetch(`${server.url}/echo`, { headers: { Cookie: 'theme=dark; session=a%20b' } })).json()
+    const body = await readJson(await fetch(`${server.url}/echo`, { headers: { Cookie: 'theme=dark; session=a%20b' } }))
     expect(body.cookie).toBe('a b')
   })
 
@@ -170,7 +170,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
       body: JSON.stringify({ name: text }),
     })
     expect(res.status).toBe(200)
-    expect((await res.json()).input_name).toHaveLength(text.length)
+    expect((await readJson(res)).input_name).toHaveLength(text.length)
   })
 
   it('a body over the 1 MiB default answers 413', async () => {
@@ -180,7 +180,7 @@ describe.each(servers)('Request over $name', ({ start }) => {
       body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }),
     })
     expect(res.status).toBe(413)
-    expect(await res.json()).toEqual({ error: 'Payload Too Large' })
+    expect(await readJson(res)).toEqual({ error: 'Payload Too Large' })
   })
 
   it('a configured limit answers 413 from Content-Length without reading the body', async () => {

@@ -9,7 +9,7 @@ import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { GreetingService } from '../fixtures/app/App/GreetingService.js'
 import { UserController } from '../fixtures/app/App/UserController.js'
-import { listenOn, servers } from '../support/servers.js'
+import { listenOn, readJson, servers } from '../support/servers.js'
 
 const routesFile = new URL('../fixtures/app/routes/web.ts', import.meta.url)
 
@@ -93,12 +93,12 @@ describe.each(servers)('Router over $name', ({ start }) => {
   it('GET /hello answers the closure\'s JSON', async () => {
     const res = await get('/hello')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ message: 'Hello, World!' })
+    expect(await readJson(res)).toEqual({ message: 'Hello, World!' })
   })
 
   it('a closure receives the Request, then parameters in path order, as strings', async () => {
-    expect(await (await get('/greet/Ada')).json()).toEqual({ message: 'Hello, Ada!' })
-    expect(await (await get('/order/1/2/3')).json()).toEqual({ params: ['1', '2', '3'], request: { a: '1', b: '2', c: '3' } })
+    expect(await readJson(await get('/greet/Ada'))).toEqual({ message: 'Hello, Ada!' })
+    expect(await readJson(await get('/order/1/2/3'))).toEqual({ params: ['1', '2', '3'], request: { a: '1', b: '2', c: '3' } })
   })
 
   it('a closure may take no arguments', async () => {
@@ -107,36 +107,36 @@ describe.each(servers)('Router over $name', ({ start }) => {
 
   it('POST, PUT, PATCH and DELETE reach their routes', async () => {
     expect((await get('/items', { method: 'POST' })).status).toBe(201)
-    expect(await (await get('/items/7', { method: 'PUT' })).json()).toEqual({ updated: '7' })
-    expect(await (await get('/items/7', { method: 'PATCH' })).json()).toEqual({ patched: '7' })
-    expect(await (await get('/items/7', { method: 'DELETE' })).json()).toEqual({ deleted: '7' })
+    expect(await readJson(await get('/items/7', { method: 'PUT' }))).toEqual({ updated: '7' })
+    expect(await readJson(await get('/items/7', { method: 'PATCH' }))).toEqual({ patched: '7' })
+    expect(await readJson(await get('/items/7', { method: 'DELETE' }))).toEqual({ deleted: '7' })
   })
 
   it('any() answers every method and match() the listed ones', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect(await (await get('/anything', { method })).json()).toEqual({ method })
+      expect(await readJson(await get('/anything', { method }))).toEqual({ method })
     }
-    expect(await (await get('/form', { method: 'POST' })).json()).toEqual({ method: 'POST' })
+    expect(await readJson(await get('/form', { method: 'POST' }))).toEqual({ method: 'POST' })
     expect((await get('/form', { method: 'DELETE' })).status).toBe(405)
   })
 
   it('a controller is resolved from the container with its dependency and the request injected', async () => {
     const res = await get('/users/42')
-    expect(await res.json()).toEqual({ user: { id: '42', name: 'Hello, user 42!' }, sameRequest: true })
+    expect(await readJson(res)).toEqual({ user: { id: '42', name: 'Hello, user 42!' }, sameRequest: true })
   })
 
   it('404 Not Found for a path with no route', async () => {
     const res = await get('/nowhere')
     expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toBe('application/json')
-    expect(await res.json()).toEqual({ error: 'Not Found' })
+    expect(await readJson(res)).toEqual({ error: 'Not Found' })
   })
 
   it('405 Method Not Allowed with an Allow header when the path exists', async () => {
     const res = await get('/hello', { method: 'POST' })
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
-    expect(await res.json()).toEqual({ error: 'Method Not Allowed' })
+    expect(await readJson(res)).toEqual({ error: 'Method Not Allowed' })
     const items = await get('/items/1', { method: 'POST' })
     expect(items.headers.get('allow')).toBe('DELETE, OPTIONS, PATCH, PUT')
   })
@@ -162,23 +162,23 @@ describe.each(servers)('Router over $name', ({ start }) => {
   it('malformed percent-encoding in the path answers 400, and the server keeps serving', async () => {
     const res = await get('/greet/%E0%A4%A')
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: 'Malformed URL' })
+    expect(await readJson(res)).toEqual({ error: 'Malformed URL' })
     expect((await get('/hello')).status).toBe(200)
   })
 
   it('percent-encoded parameters arrive decoded', async () => {
-    expect(await (await get('/greet/J%C3%BCrgen%20M')).json()).toEqual({ message: 'Hello, Jürgen M!' })
+    expect(await readJson(await get('/greet/J%C3%BCrgen%20M'))).toEqual({ message: 'Hello, Jürgen M!' })
   })
 
   it('a handler that throws answers 500 without detail, logs the error, and the server keeps serving', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const res = await get('/throws')
     expect(res.status).toBe(500)
-    expect(await res.json()).toEqual({ error: 'Internal Server Error' })
+    expect(await readJson(res)).toEqual({ error: 'Internal Server Error' })
     expect(String(errors.mock.calls[0]?.[0])).toContain('GET /throws')
     const rejected = await get('/rejects')
     expect(rejected.status).toBe(500)
-    expect(await rejected.json()).toEqual({ error: 'Internal Server Error' })
+    expect(await readJson(rejected)).toEqual({ error: 'Internal Server Error' })
     expect((await get('/hello')).status).toBe(200)
   })
 
@@ -186,7 +186,7 @@ describe.each(servers)('Router over $name', ({ start }) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const res = await fetch(`${debugServer.url}/throws`)
     expect(res.status).toBe(500)
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.error).toBe('database exploded')
     expect(body.exception).toBe('Error')
     expect(body.stack.join('\n')).toContain('Router.test.ts')
@@ -206,32 +206,32 @@ describe.each(servers)('Router over $name', ({ start }) => {
     const res = await get('/http-error')
     expect(res.status).toBe(403)
     expect(res.headers.get('x-reason')).toBe('policy')
-    expect(await res.json()).toEqual({ error: 'Forbidden' })
+    expect(await readJson(res)).toEqual({ error: 'Forbidden' })
   })
 
   it('plain objects and arrays become JSON responses', async () => {
     const res = await get('/plain-object')
     expect(res.headers.get('content-type')).toBe('application/json')
-    expect(await res.json()).toEqual({ users: [{ id: 1 }] })
-    expect(await (await get('/plain-array')).json()).toEqual([1, 2, 3])
+    expect(await readJson(res)).toEqual({ users: [{ id: 1 }] })
+    expect(await readJson(await get('/plain-array'))).toEqual([1, 2, 3])
   })
 
   it('anything else is a 500 whose logged message (and debug body) names the route', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const res = await get('/returns-number')
     expect(res.status).toBe(500)
-    expect(await res.json()).toEqual({ error: 'Internal Server Error' })
+    expect(await readJson(res)).toEqual({ error: 'Internal Server Error' })
     expect(String((errors.mock.calls[0]?.[1] as Error).message)).toBe(
       'GET /returns-number returned a number; a handler must return a Response or a plain object',
     )
-    const debug = await (await fetch(`${debugServer.url}/returns-undefined`)).json()
+    const debug = await readJson(await fetch(`${debugServer.url}/returns-undefined`))
     expect(debug.error).toBe('GET /returns-undefined returned undefined; a handler must return a Response or a plain object')
   })
 
   it('middleware runs global → group → route → named, around the handler, in order', async () => {
     log.length = 0
     const res = await get('/admin/nested/dashboard')
-    expect(await res.json()).toEqual({ area: 'admin' })
+    expect(await readJson(res)).toEqual({ area: 'admin' })
     expect(log).toEqual([
       'Global:before',
       'Group:before',
@@ -251,21 +251,21 @@ describe.each(servers)('Router over $name', ({ start }) => {
     expect(missing.headers.get('x-global')).toBe('seen')
     const blocked = await get('/short-circuit')
     expect(blocked.status).toBe(401)
-    expect(await blocked.json()).toEqual({ error: 'Unauthorized' })
+    expect(await readJson(blocked)).toEqual({ error: 'Unauthorized' })
   })
 
   it('an optional parameter matches with and without its segment', async () => {
-    expect(await (await get('/users/5/optional/2')).json()).toEqual({ id: '5', page: '2' })
-    expect(await (await get('/users/5/optional')).json()).toEqual({ id: '5', page: null })
+    expect(await readJson(await get('/users/5/optional/2'))).toEqual({ id: '5', page: '2' })
+    expect(await readJson(await get('/users/5/optional'))).toEqual({ id: '5', page: null })
   })
 
   it('a static segment wins over a parameter at the same place', async () => {
-    expect(await (await get('/static/new')).json()).toEqual({ which: 'static' })
-    expect(await (await get('/static/other')).json()).toEqual({ which: 'param', slug: 'other' })
+    expect(await readJson(await get('/static/new'))).toEqual({ which: 'static' })
+    expect(await readJson(await get('/static/other'))).toEqual({ which: 'param', slug: 'other' })
   })
 
   it('a trailing slash finds the same route', async () => {
-    expect(await (await get('/trail/')).json()).toEqual({ trail: true })
+    expect(await readJson(await get('/trail/'))).toEqual({ trail: true })
   })
 })
 
@@ -339,9 +339,9 @@ describe.each(servers)('loadRoutesFromFile over $name', ({ start }) => {
       expect(router.getRoutes().map((route) => route.pattern)).toEqual(['/', '/users/{id}', '/users/{user}/posts/{post}', '/api/hello'])
       const server = await listenOn(start, router)
       try {
-        expect(await (await fetch(`${server.url}/`)).json()).toEqual({ name: 'Fw', status: 'running', message: 'from a routes file' })
-        expect(await (await fetch(`${server.url}/users/9/posts/3`)).json()).toEqual({ userId: '9', postId: '3' })
-        expect(await (await fetch(`${server.url}/api/hello`)).json()).toEqual({ message: 'Hello from a group' })
+        expect(await readJson(await fetch(`${server.url}/`))).toEqual({ name: 'Fw', status: 'running', message: 'from a routes file' })
+        expect(await readJson(await fetch(`${server.url}/users/9/posts/3`))).toEqual({ userId: '9', postId: '3' })
+        expect(await readJson(await fetch(`${server.url}/api/hello`))).toEqual({ message: 'Hello from a group' })
         expect(router.url('users.show', { id: 9 })).toBe('/users/9')
       } finally {
         await server.close()
@@ -361,7 +361,7 @@ describe.each(servers)('loadRoutesFromFile over $name', ({ start }) => {
     await router.loadRoutesFromFile(join(dir, 'web.ts'))
     const server = await listenOn(start, router)
     try {
-      expect(await (await fetch(`${server.url}/compiled`)).json()).toEqual({ compiled: true })
+      expect(await readJson(await fetch(`${server.url}/compiled`))).toEqual({ compiled: true })
     } finally {
       await server.close()
     }
@@ -383,11 +383,11 @@ describe.each(servers)('10,000 routes over $name', ({ start }) => {
   afterAll(() => server.close())
 
   it('finds the right handler among 10,000 parametric and 10,000 static routes', async () => {
-    expect(await (await fetch(`${server.url}/users/77`)).json()).toEqual({ user: '77' })
-    expect(await (await fetch(`${server.url}/r9999/items/5`)).json()).toEqual({ route: 9999, id: '5' })
-    expect(await (await fetch(`${server.url}/r0/items/x`)).json()).toEqual({ route: 0, id: 'x' })
-    expect(await (await fetch(`${server.url}/r5000/items/abc`)).json()).toEqual({ route: 5000, id: 'abc' })
-    expect(await (await fetch(`${server.url}/static/4321`)).json()).toEqual({ static: 4321 })
+    expect(await readJson(await fetch(`${server.url}/users/77`))).toEqual({ user: '77' })
+    expect(await readJson(await fetch(`${server.url}/r9999/items/5`))).toEqual({ route: 9999, id: '5' })
+    expect(await readJson(await fetch(`${server.url}/r0/items/x`))).toEqual({ route: 0, id: 'x' })
+    expect(await readJson(await fetch(`${server.url}/r5000/items/abc`))).toEqual({ route: 5000, id: 'abc' })
+    expect(await readJson(await fetch(`${server.url}/static/4321`))).toEqual({ static: 4321 })
     expect((await fetch(`${server.url}/r10000/items/1`)).status).toBe(404)
   })
 })

@@ -18,3 +18,8 @@ export type StartServer = (router: Router, options?: ServeOptions) => Promise<Ru
 export function listenOn(start: StartServer, router: Router, options: ServeOptions = {}): Promise<RunningServer> {
   return start(router, { port: 0, host: '127.0.0.1', handleSignals: false, ...options })
 }
+
+/** A response body parsed as JSON, typed loosely for assertions. */
+export async function readJson(res: globalThis.Response): Promise<any> {
+  return res.json()
+}

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Container } from '../../src/container/Container.js'
+import { Response } from '../../src/http/Response.js'
+import { Router } from '../../src/routing/Router.js'
+import { PortInUseError, type RunningServer } from '../../src/server/listen.js'
+import { listenOn, readJson, servers } from '../support/servers.js'
+
+const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url))
+const slowApp = fileURLToPath(new URL('../fixtures/slow-server.ts', import.meta.url))
+
+describe.each(servers)('$name', ({ name, start }) => {
+  let server: RunningServer
+
+  beforeAll(async () => {
+    const router = new Router(new Container())
+    router.get('/hello', () => Response.json({ message: 'Hello, World!' }))
+    router.post('/echo', (request) => Response.json({ received: request.all() }, 201))
+    server = await listenOn(start, router, { headersTimeout: 4_000, requestTimeout: 8_000, keepAliveTimeout: 3_000 })
+  })
+  afterAll(() => server.close())
+
+  it('listens on 127.0.0.1 and reports its URL', async () => {
+    expect(server.host).toBe('127.0.0.1')
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`)
+    expect((await fetch(`${server.url}/hello`)).status).toBe(200)
+  })
+
+  it("sets Node's header, request and keep-alive timeouts", () => {
+    expect(server.server.headersTimeout).toBe(4_000)
+    expect(server.server.requestTimeout).toBe(8_000)
+    expect(server.server.keepAliveTimeout).toBe(3_000)
+  })
+
+  it('answers many concurrent requests on kept-alive connections', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ i }) }),
+      ),
+    )
+    const bodies = await Promise.all(responses.map((res) => readJson(res)))
+    expect(bodies.map((body) => body.received.i)).toEqual(Array.from({ length: 50 }, (_, i) => i))
+  })
+
+  it('a port in use is a PortInUseError with a message fit to print', async () => {
+    const error = await listenOn(start, new Router(new Container()), { port: server.port }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(PortInUseError)
+    expect((error as Error).message).toBe(
+      `Port ${server.port} is already in use on 127.0.0.1; stop the other server or choose another port with --port`,
+    )
+  })
+
+  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
+    const port = await freePort()
+    const child = spawn(process.execPath, [tsx, slowApp], {
+      env: { ...process.env, PORT: String(port), FW_SERVER: name.startsWith('serveNode') ? 'node' : 'polka' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk))
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+      await waitFor(() => output.includes('listening on'), 15_000, () => output)
+      expect(output).toContain(name.startsWith('serveNode') ? 'Fw (node:http) listening on' : 'Fw listening on')
+      const inFlight = fetch(`http://127.0.0.1:${port}/slow`)
+      await waitFor(() => output.includes('slow request started'), 5_000, () => output)
+      child.kill('SIGTERM')
+      const res = await inFlight
+      expect(res.status).toBe(200)
+      expect(await readJson(res)).toEqual({ finished: true })
+      const [code] = await once(child, 'exit')
+      expect(code).toBe(0)
+      await expect(fetch(`http://127.0.0.1:${port}/slow`)).rejects.toThrow()
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out; output so far:\n${describe()}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
