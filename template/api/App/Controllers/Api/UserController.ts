@@ -1,0 +1,35 @@
+import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
+import { Response, type Request } from 'fw-runtime'
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** The X-API-Key header against API_KEY from .env, compared in constant time. */
+function hasValidApiKey(request: Request): boolean {
+  const expected = process.env.API_KEY
+  const given = request.header('X-API-Key')
+  if (!expected || !given) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** `2025-01-31 13:45:00` (UTC): the `Y-m-d H:i:s` format. */
+function timestamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ')
+}
+
+export class UserController {
+  /** POST /api/users: validation first (400, then 422), then the API key (401). */
+  store(request: Request): Response {
+    const name = request.input('name')
+    const email = request.input('email')
+    if (!name || !email) return Response.error('Name and email are required', 400)
+    if (typeof email !== 'string' || !EMAIL.test(email)) return Response.error('Invalid email format', 422)
+    if (!hasValidApiKey(request)) return Response.error('Unauthorized', 401)
+
+    const user = { id: randomInt(1, 10_000), name, email, created_at: timestamp(new Date()) }
+    return Response.json({ success: true, user }, 201)
+      .setHeader('X-API-Version', '1.0')
+      .setHeader('X-Request-ID', randomUUID())
+  }
+}

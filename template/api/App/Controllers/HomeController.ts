@@ -1,0 +1,23 @@
+import { Response, type Request } from 'fw-runtime'
+import runtime from 'fw-runtime/package.json' with { type: 'json' }
+
+export class HomeController {
+  /** GET / */
+  index(): Response {
+    return Response.json({
+      name: `Fw ${runtime.version}`,
+      status: 'running',
+      message: 'Welcome to Fw! Edit routes/web.ts to add your own routes.',
+    })
+  }
+
+  /** GET /hello */
+  hello(): Response {
+    return Response.json({ message: 'Hello, World!' })
+  }
+
+  /** GET /greet/{name} */
+  greet(_request: Request, name: string): Response {
+    return Response.json({ message: `Hello, ${name}!` })
+  }
+}

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { json, startServer, type TestServer } from './server.js'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.stop())
+
+describe('HealthController and DownloadController', () => {
+  it('GET /health: status, an integer Unix timestamp, never cached', async () => {
+    const before = Math.floor(Date.now() / 1000)
+    const response = await fetch(`${server.url}/health`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-cache')
+    const body = await json<{ status: unknown; timestamp: number }>(response)
+    expect(body.status).toEqual(expect.any(String))
+    expect(Number.isInteger(body.timestamp)).toBe(true)
+    expect(body.timestamp).toBeGreaterThanOrEqual(before)
+  })
+
+  it('GET /download: plain text as an attachment with a file name', async () => {
+    const response = await fetch(`${server.url}/download`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('text/plain')
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename=".+"/)
+    expect((await response.text()).length).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { loadEnv } from 'fw-runtime'
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string
+  stop(): Promise<void>
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+loadEnv(new URL('../.env', import.meta.url))
+/** The key the tests send in X-API-Key; the server gets the same one through its environment. */
+export const apiKey = (process.env.API_KEY ||= 'test-api-key')
+
+/**
+ * Starts the application the way `npm run dev` does (public/index.ts) on a free port of
+ * 127.0.0.1, and resolves once it listens.
+ *
+ * @example
+ * ```ts
+ * const server = await startServer()
+ * const response = await fetch(`${server.url}/hello`)
+ * await server.stop()
+ * ```
+ */
+export function startServer(): Promise<TestServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    await exited
+  }
+
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      if (url) resolve({ url, stop })
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`The server exited with code ${code} before listening:\n${output}`)))
+  })
+}
+
+/** The response body parsed as JSON, typed as the test expects it. */
+export async function json<T>(response: globalThis.Response): Promise<T> {
+  return (await response.json()) as T
+}
