@@ -1,0 +1,69 @@
+import { loadavg } from 'node:os'
+import { CASES, groups, measurementKey } from './cases.mjs'
+import { runLoad } from './load.mjs'
+import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
+
+/**
+ * Measures every server on every case in interleaved rounds: in each round, each server process is started
+ * once per route count (its cold start timed), answers each case once correctly, takes the warm-up and the
+ * measured load, and is stopped after its memory is read. The order of servers rotates from round to round
+ * so that none always runs first or last.
+ *
+ * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and a line per failure
+ * (a server that would not start, a wrong answer, a load tool that failed).
+ */
+export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log }) {
+  const samples = []
+  const failures = []
+  const plan = groups(caseNames, routeCounts)
+  for (let round = 0; round < rounds; round++) {
+    for (const group of plan) {
+      const order = servers.map((_, i) => servers[(i + round) % servers.length])
+      for (const server of order) {
+        const where = `round ${round + 1}, ${server.id}${group.routes ? `, ${group.routes} routes` : ''}`
+        let handle
+        try {
+          handle = await startServer(server, { routes: group.routes, wrap: pin.wrap })
+        } catch (error) {
+          failures.push(`${where}: ${error.message}`)
+          log(`  ${where}: failed to start`)
+          continue
+        }
+        samples.push({ round, server: server.id, key: `start@${group.routes}`, coldStartMs: handle.coldStartMs })
+        try {
+          for (const caseName of group.cases) {
+            const testCase = CASES[caseName]
+            const key = measurementKey(caseName, group.routes)
+            const wrong = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
+            if (wrong) {
+              failures.push(`${where}: ${testCase.label} answered wrongly: ${wrong}`)
+              continue
+            }
+            const load = { port: handle.port, testCase, connections, wrap: pin.wrap }
+            if (warmup > 0) await runLoad(tool, { ...load, duration: warmup, check: false })
+            const result = await runLoad(tool, { ...load, duration, check })
+            if (handle.exited) {
+              failures.push(`${where}: the server exited during ${testCase.label}: ${handle.stderr.trim().split('\n').slice(-2).join(' | ')}`)
+              break
+            }
+            const after = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
+            if (after) failures.push(`${where}: ${testCase.label} answered wrongly after the load: ${after}`)
+            if (result.errors + result.non2xx + result.mismatches > 0) {
+              const detail = result.firstMismatch ? ` (first: ${result.firstMismatch})` : ''
+              failures.push(`${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`)
+            }
+            samples.push({ round, server: server.id, key, ...result })
+            log(`  ${where}: ${testCase.label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms`)
+          }
+          const rss = handle.rssBytes()
+          if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })
+        } catch (error) {
+          failures.push(`${where}: ${error.message}`)
+        } finally {
+          await handle.stop()
+        }
+      }
+    }
+  }
+  return { samples, failures, loadAverage: loadavg() }
+}

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { BENCH_DIR } from './setup.mjs'
+
+const START_TIMEOUT_MS = 60_000
+
+/** A port nobody listens on now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** One request on a fresh connection: `{ status, body, contentType }`, or `{ error }` when it fails. */
+export function fetchOnce(port, { method, path, requestBody }) {
+  return new Promise((resolve) => {
+    const headers = requestBody ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(requestBody) } : {}
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () =>
+        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] ?? '' }),
+      )
+      res.on('error', (error) => resolve({ error: error.message }))
+    })
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')))
+    req.on('error', (error) => resolve({ error: error.code ?? error.message }))
+    req.end(requestBody)
+  })
+}
+
+/** Why an answer is wrong for a case, or null when it is right. */
+export function checkAnswer(answer, testCase) {
+  if (answer.error) return `request failed: ${answer.error}`
+  if (answer.status !== testCase.status) return `status ${answer.status}, expected ${testCase.status}`
+  if (!answer.contentType.startsWith('application/json')) return `Content-Type "${answer.contentType}", expected application/json`
+  if (answer.body !== testCase.body) return `body ${answer.body.slice(0, 200)}, expected ${testCase.body}`
+  return null
+}
+
+/**
+ * Spawns a server (pinned by `wrap`), and times spawn → first 200 on `GET /hello`: the cold start.
+ * Resolves to a handle with `rssBytes()` and `stop()`; rejects with the server's own error output when it
+ * exits or stays silent.
+ */
+export async function startServer(server, { routes, wrap }) {
+  const port = await freePort()
+  const env = { ...process.env, ...server.env, PORT: String(port), HOST: '127.0.0.1', BENCH_ROUTES: String(routes), NODE_ENV: 'production', APP_DEBUG: 'false' }
+  const [command, args] = wrap(process.execPath, [join(BENCH_DIR, server.file)], 'server')
+  const started = performance.now()
+  const child = spawn(command, args, { cwd: BENCH_DIR, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000)
+  })
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  let exit = null
+  void exited.then((value) => (exit = value))
+
+  const handle = {
+    port,
+    coldStartMs: 0,
+    pid: child.pid,
+    get exited() {
+      return exit
+    },
+    get stderr() {
+      return stderr
+    },
+    /** Resident memory of the server process now (taskset execs node, so the pid is node's). */
+    rssBytes() {
+      try {
+        const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]
+        return kb ? Number(kb) * 1024 : null
+      } catch {
+        return null
+      }
+    },
+    async stop() {
+      if (exit) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+
+  while (performance.now() - started < START_TIMEOUT_MS) {
+    if (exit) break
+    const answer = await fetchOnce(port, { method: 'GET', path: '/hello' })
+    if (answer.status === 200) {
+      handle.coldStartMs = performance.now() - started
+      return handle
+    }
+    await sleep(answer.error ? 2 : 20)
+  }
+  await handle.stop()
+  const reason = exit && exit.code !== null ? `exited with code ${exit.code}` : `gave no 200 on GET /hello within ${START_TIMEOUT_MS / 1000} s`
+  const output = stderr.trim().split('\n').slice(-3).join(' | ')
+  throw new Error(`${server.id} ${reason}${output ? `: ${output}` : ''}`)
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// `npm run bench`: Fw against its peers, side by side in one run. See bench/README.md.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
+import { measure } from './lib/harness.mjs'
+import { formatTables, formatTargets, summarize, targets } from './lib/report.mjs'
+import { serverList } from './lib/servers.mjs'
+import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, loadTool, pinning } from './lib/setup.mjs'
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --smoke              a few seconds per server, every answer checked (what CI runs)
+  --rounds N           interleaved rounds; medians are reported (default 3)
+  --duration S         seconds of measured load per case and round (default 5)
+  --warmup S           seconds of unmeasured load before each case (default 1)
+  --connections N      connections held open by the load generator (default 64)
+  --servers a,b        only these servers (fw, polka-next, node-http, polka-0.5, fastify, hono, express;
+                       fw-node runs Fw on node:http and is only run when named)
+  --cases a,b          only these cases (hello, user, echo, routes)
+  --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
+  --tool wrk|autocannon  the load generator (default: wrk when installed)
+  --no-pin             do not pin the server and the load generator to separate cores
+  --out FILE           where the JSON goes (default bench/results/<date>.json; smoke mode writes only with --out)`
+
+function fail(message) {
+  console.error(`bench: ${message}`)
+  process.exit(1)
+}
+
+function options() {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      options: {
+        smoke: { type: 'boolean', default: false },
+        rounds: { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        servers: { type: 'string' },
+        cases: { type: 'string' },
+        routes: { type: 'string' },
+        tool: { type: 'string' },
+        'no-pin': { type: 'boolean', default: false },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }))
+  } catch (error) {
+    fail(`${error.message} (see --help)`)
+  }
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  const number = (name, fallback, min) => {
+    if (values[name] === undefined) return fallback
+    const value = Number(values[name])
+    if (!Number.isFinite(value) || value < min) fail(`--${name} must be a number of at least ${min}, got "${values[name]}"`)
+    return value
+  }
+  const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
+  const smoke = values.smoke
+  const all = serverList()
+  const wanted = list('servers')
+  for (const id of wanted ?? []) if (!all.some((server) => server.id === id)) fail(`unknown server "${id}"; known: ${all.map((s) => s.id).join(', ')}`)
+  const servers = wanted ? all.filter((server) => wanted.includes(server.id)) : all.filter((server) => !server.optional)
+  const caseNames = list('cases') ?? ['hello', 'user', 'echo', 'routes']
+  for (const name of caseNames) if (name !== 'routes' && !CASES[name]) fail(`unknown case "${name}"; known: hello, user, echo, routes`)
+  const routeCounts = list('routes')?.map((n) => {
+    const count = Number(n)
+    if (!Number.isInteger(count) || count < 1) fail(`--routes takes whole numbers of at least 1, got "${n}"`)
+    return count
+  }) ?? (smoke ? [10, 1000] : ROUTE_COUNTS)
+  if (values.tool && !['wrk', 'autocannon'].includes(values.tool)) fail(`--tool is wrk or autocannon, got "${values.tool}"`)
+  return {
+    smoke,
+    servers,
+    caseNames,
+    routeCounts,
+    rounds: number('rounds', smoke ? 1 : 3, 1),
+    duration: number('duration', smoke ? 1 : 5, 1),
+    warmup: number('warmup', smoke ? 0 : 1, 0),
+    connections: number('connections', smoke ? 16 : 64, 1),
+    tool: values.tool,
+    pin: !values['no-pin'],
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}.json`),
+  }
+}
+
+async function main() {
+  const opts = options()
+  const log = (line) => console.error(line)
+  ensurePeers(log)
+  ensureRuntimeBuilt(log)
+  const tool = loadTool(opts.tool)
+  const pin = pinning(opts.pin)
+  const baseline = 'polka-next'
+  const loadBefore = loadavg()
+  log(
+    `Fw bench${opts.smoke ? ' (smoke)' : ''}: ${opts.servers.length} servers, ${opts.rounds} round(s) of ${opts.duration} s ` +
+      `(+${opts.warmup} s warm-up), ${tool.name} ${tool.version} with ${opts.connections} connections, ` +
+      `${pin.pinned ? 'server on core 0, load on core 1' : 'not pinned'}; load average ${loadBefore[0].toFixed(2)}`,
+  )
+  if (loadBefore[0] > 0.5) log('Note: the machine is busy (load average above 0.5): absolute numbers will be noisy, ratios less so.')
+
+  const { samples, failures, loadAverage } = await measure({ ...opts, tool, pin, log })
+  const summary = summarize(samples, opts.servers, baseline)
+  const goals = targets(summary, opts.routeCounts)
+  const tables = formatTables(summary, opts.servers, opts.caseNames, opts.routeCounts)
+
+  console.log(`\n${tables}\n`)
+  if (!opts.smoke && goals.length) console.log(`Targets:\n${formatTargets(goals)}\n`)
+
+  const result = {
+    date: new Date().toISOString(),
+    mode: opts.smoke ? 'smoke' : 'full',
+    revision: gitRevision(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage },
+    settings: {
+      tool: `${tool.name} ${tool.version}`,
+      threads: tool.name === 'wrk' ? 1 : undefined,
+      connections: opts.connections,
+      rounds: opts.rounds,
+      durationSeconds: opts.duration,
+      warmupSeconds: opts.warmup,
+      pinned: pin.pinned ? { server: pin.serverCpu, load: pin.loadCpu } : false,
+      routeCounts: opts.routeCounts,
+      nodeEnv: 'production',
+    },
+    baseline,
+    cases: Object.fromEntries(Object.entries(CASES).filter(([name]) => opts.caseNames.includes(name) || name === 'user')),
+    servers: summary,
+    targets: goals,
+    failures,
+    tables,
+  }
+  if (opts.out) {
+    mkdirSync(dirname(opts.out), { recursive: true })
+    writeFileSync(`${opts.out}.tmp`, `${JSON.stringify(result, null, 2)}\n`)
+    renameSync(`${opts.out}.tmp`, opts.out)
+    log(`Results written to ${opts.out}`)
+  }
+  if (failures.length > 0) {
+    for (const failure of failures) console.error(`bench: ${failure}`)
+    fail(`${failures.length} failure(s): see above`)
+  }
+}
+
+main().catch((error) => fail(error instanceof BenchError ? error.message : error.stack ?? String(error)))
