@@ -14,7 +14,7 @@ export const CASES = {
     method: 'GET',
     path: '/users/42',
     status: 200,
-    body: '{"user":{"id":"42","name":"User 42"}}',
+    body: '{"user":{"id":42,"name":"User 42"}}',
   },
   echo: {
     label: 'POST /users (JSON echo)',

@@ -18,11 +18,11 @@ function version(name, from = `${bench}node_modules/${name}`) {
 export function serverList() {
   const runtime = version('fw-runtime', fileURLToPath(new URL('../../runtime', import.meta.url)))
   return [
-    { id: 'fw', label: `Fw (fw-runtime ${runtime}, polka)`, file: 'servers/fw/server.mjs' },
+    { id: 'fw', label: `Fw (fw-runtime ${runtime}, polka)`, file: 'servers/fw/public/index.js' },
     {
       id: 'fw-node',
       label: `Fw (fw-runtime ${runtime}, node:http)`,
-      file: 'servers/fw/server.mjs',
+      file: 'servers/fw/public/index.js',
       env: { FW_SERVER: 'node' },
       optional: true,
     },

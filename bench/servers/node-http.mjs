@@ -28,7 +28,7 @@ createServer((req, res) => {
   }
   const parts = path.split('/')
   if (parts.length === 3 && req.method === 'GET' && parts[2] !== '') {
-    if (parts[1] === 'users') return json(res, 200, { user: { id: parts[2], name: `User ${parts[2]}` } })
+    if (parts[1] === 'users') return json(res, 200, { user: { id: Number(parts[2]), name: `User ${parts[2]}` } })
     const handler = extra.get(parts[1])
     if (handler) return handler(res, parts[2])
   }

@@ -24,6 +24,6 @@ const app = polka()
 for (let i = 0; i < Number(process.env.BENCH_ROUTES ?? 0); i++) app.get(`/res${i}/:id`, (req, res) => json(res, 200, { id: req.params.id }))
 app
   .get('/hello', (req, res) => json(res, 200, { message: 'Hello, World!' }))
-  .get('/users/:id', (req, res) => json(res, 200, { user: { id: req.params.id, name: `User ${req.params.id}` } }))
+  .get('/users/:id', (req, res) => json(res, 200, { user: { id: Number(req.params.id), name: `User ${req.params.id}` } }))
   .post('/users', parseJson, (req, res) => json(res, 201, { message: 'User created', user: req.body }))
   .listen(Number(process.env.PORT), '127.0.0.1')
