@@ -8,6 +8,8 @@ import {
   type AwilixContainer,
   type BuildResolver,
 } from 'awilix'
+import { registerDatabase } from '../database/registerDatabase.js'
+import type { Database } from '../database/Tables.js'
 
 export type Constructor<T = object> = new (...args: any[]) => T
 
@@ -21,7 +23,10 @@ export type Constructor<T = object> = new (...args: any[]) => T
  * }
  * ```
  */
-export interface Services {}
+export interface Services {
+  /** The application's database (`DATABASE_URL`, else SQLite in `database/database.sqlite`), opened on first use. */
+  db: Database
+}
 
 /** What a constructor or factory receives: every registered service, resolved on first access. */
 export type Cradle = Services & Record<string, unknown>
@@ -55,7 +60,7 @@ export class Container {
 
   /** The process-wide container (the seed's `Container::getInstance()`). */
   static getInstance(): Container {
-    Container.shared ??= new Container()
+    Container.shared ??= registerDatabase(new Container())
     return Container.shared
   }
 
