@@ -1,11 +1,20 @@
+import { cpSync, readdirSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', 'cli/fw': 'src/cli/fw.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: true,
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: true,
+  // kysely ships ~400 ES modules that take Node ~140 ms to load one by one; bundled they load in ~10 ms.
+  noExternal: ['kysely'],
+  // The generators' stubs are read at run time from dist/generators/<command>/stubs.
+  async onSuccess() {
+    for (const generator of readdirSync('../generators')) {
+      cpSync(`../generators/${generator}/stubs`, `dist/generators/${generator}/stubs`, { recursive: true })
+    }
+  },
 })

@@ -20,3 +20,20 @@ export { serve } from './server/serve.js'
 export { serveNode } from './server/serveNode.js'
 export { start } from './server/start.js'
 export { loadEnv } from './config/loadEnv.js'
+export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.js'
+export { db } from './database/db.js'
+export { registerDatabase } from './database/registerDatabase.js'
+export { id, timestamps, type TableStep } from './database/columns.js'
+export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
+export {
+  Migrator,
+  MigrationError,
+  MIGRATIONS_FOLDER,
+  type Migration,
+  type MigrationInfo,
+  type MigrationResult,
+  type MigrationRun,
+  type MigratorOptions,
+} from './database/Migrator.js'
+export type { Database, Tables } from './database/Tables.js'
+export { sql, Kysely, type Generated, type Insertable, type Selectable, type Updateable, type ColumnType } from 'kysely'

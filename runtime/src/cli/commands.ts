@@ -1,0 +1,25 @@
+import { makeController } from '../../../generators/make-controller/index.js'
+import { makeMigration } from '../../../generators/make-migration/index.js'
+import { makeModel } from '../../../generators/make-model/index.js'
+import type { Command } from './Command.js'
+import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus } from './migrate.js'
+import { routeList } from './routeList.js'
+import { serve, serveNode } from './serve.js'
+
+/**
+ * Every `fw` command, in the order `fw --help` lists them. A new generator is a folder in
+ * `generators/` exporting a Command, and one line here.
+ */
+export const commands: readonly Command[] = [
+  serve,
+  serveNode,
+  routeList,
+  makeController,
+  makeModel,
+  makeMigration,
+  migrate,
+  migrateRollback,
+  migrateStatus,
+  migrateFresh,
+  migrateReset,
+]

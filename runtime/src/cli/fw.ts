@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { CommandError, type Command, type CommandInput } from './Command.js'
+import { commands } from './commands.js'
+import { suggest } from './suggest.js'
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+function help(): string {
+  const width = Math.max(...commands.map((command) => command.name.length))
+  return [
+    `Fw ${version}`,
+    '',
+    'Usage: fw <command> [arguments] [options]',
+    '',
+    'Commands:',
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run fw <command> --help for a command\'s arguments and options.',
+  ].join('\n')
+}
+
+function commandHelp(command: Command): string {
+  return [`Usage: fw ${command.usage}`, '', command.summary, ...(command.details ? ['', ...command.details] : [])].join('\n')
+}
+
+/** The application's root: the nearest folder with a package.json, so fw works from a subfolder too. */
+function appRoot(from: string): string {
+  for (let folder = from; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json'))) return folder
+    if (dirname(folder) === folder) return from
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help())
+    return 0
+  }
+  if (name === '--version' || name === '-v') {
+    console.log(version)
+    return 0
+  }
+  const command = commands.find((candidate) => candidate.name === name)
+  if (!command) {
+    const nearest = suggest(name, commands.map((candidate) => candidate.name))
+    console.error(`Unknown command "${name}".${nearest ? ` Did you mean "fw ${nearest}"?` : ''} Run fw --help for the list.`)
+    return 1
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(commandHelp(command))
+    return 0
+  }
+  let parsed
+  try {
+    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true })
+  } catch (error) {
+    console.error(`fw ${name}: ${(error as Error).message.split('\n')[0]} (usage: fw ${command.usage})`)
+    return 1
+  }
+  const expected = command.arguments ?? 0
+  if (parsed.positionals.length !== expected) {
+    const problem = parsed.positionals.length < expected ? 'is missing an argument' : 'takes no more arguments'
+    console.error(`fw ${name} ${problem} (usage: fw ${command.usage})`)
+    return 1
+  }
+  try {
+    return (await command.run({ values: parsed.values as CommandInput['values'], positionals: parsed.positionals, cwd: appRoot(process.cwd()) })) ?? 0
+  } catch (error) {
+    if (error instanceof CommandError) {
+      console.error(error.message)
+      return error.exitCode
+    }
+    console.error(`fw ${name} failed: ${error instanceof Error ? error.message : String(error)}`)
+    if (process.env.APP_DEBUG === 'true' && error instanceof Error) console.error(error.stack)
+    return 1
+  }
+}
+
+process.exit(await main(process.argv.slice(2)))

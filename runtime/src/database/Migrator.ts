@@ -1,0 +1,285 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { sql, type Kysely } from 'kysely'
+import { id } from './columns.js'
+import { dialectOf } from './dialectOf.js'
+import { migrationLock } from './MigrationLock.js'
+
+/** Where an application keeps its migrations. */
+export const MIGRATIONS_FOLDER = 'database/migrations'
+/** The table that records which migrations ran, and in which batch. */
+export const MIGRATIONS_TABLE = 'fw_migrations'
+
+/** What a migration file exports. */
+export interface Migration {
+  up(db: Kysely<any>): Promise<void>
+  down?(db: Kysely<any>): Promise<void>
+}
+
+export interface MigratorOptions {
+  db: Kysely<any>
+  /** Default `database/migrations` under the current directory. */
+  folder?: string
+  /** Imports a migration file; the `fw` command passes one that understands TypeScript. */
+  load?: (file: string) => Promise<unknown>
+  /** How long to wait for another run's lock on SQLite, in milliseconds (default 60 s). */
+  lockTimeout?: number
+}
+
+/** One migration as `migrate:status` shows it: `batch` is undefined while it is pending. */
+export interface MigrationInfo {
+  name: string
+  batch: number | undefined
+  /** False when the database recorded a migration whose file is gone. */
+  hasFile: boolean
+}
+
+/** One migration applied (`up`) or rolled back (`down`) and how long it took. */
+export interface MigrationResult {
+  name: string
+  direction: 'up' | 'down'
+  ms: number
+}
+
+/** What a run did. On failure, `results` holds what completed before `error`, which names its migration when it has one. */
+export interface MigrationRun {
+  results: MigrationResult[]
+  error?: MigrationError
+}
+
+/** A run stopped: `migration` names the one that failed, when one did. */
+export class MigrationError extends Error {
+  readonly migration: string | undefined
+  constructor(message: string, migration?: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'MigrationError'
+    this.migration = migration
+  }
+}
+
+interface MigrationFile {
+  name: string
+  file: string
+}
+
+interface Recorded {
+  name: string
+  batch: number
+}
+
+const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs']
+
+/**
+ * Runs an application's migrations with Laravel's semantics: every `migrate` is a batch, rollback
+ * undoes the last batch, each migration runs in its own transaction (so a failure leaves nothing
+ * half-applied and keeps the ones before it), and a lock keeps concurrent runs apart.
+ *
+ * @example
+ * ```ts
+ * const { results, error } = await new Migrator({ db }).migrate()
+ * ```
+ */
+export class Migrator {
+  private readonly db: Kysely<any>
+  private readonly folder: string
+  private readonly load: (file: string) => Promise<unknown>
+  private readonly lockTimeout: number | undefined
+
+  constructor(options: MigratorOptions) {
+    this.db = options.db
+    this.folder = resolve(options.folder ?? MIGRATIONS_FOLDER)
+    this.load = options.load ?? ((file) => import(pathToFileURL(file).href))
+    this.lockTimeout = options.lockTimeout
+  }
+
+  /** Every migration, files and records together, by name. */
+  async status(): Promise<MigrationInfo[]> {
+    return this.locked(async (db) => {
+      const recorded = new Map((await this.recorded(db)).map((row) => [row.name, row.batch]))
+      const names = new Set([...this.files().map((file) => file.name), ...recorded.keys()])
+      const onDisk = new Set(this.files().map((file) => file.name))
+      return [...names].sort().map((name) => ({ name, batch: recorded.get(name), hasFile: onDisk.has(name) }))
+    })
+  }
+
+  /** Applies every pending migration as one new batch. */
+  async migrate(): Promise<MigrationRun> {
+    return this.run((db) => this.applyPending(db))
+  }
+
+  /** Rolls back the last batch, or the last `steps` migrations. */
+  async rollback(options: { steps?: number } = {}): Promise<MigrationRun> {
+    return this.run(async (db) => {
+      const recorded = await this.recorded(db)
+      const last = recorded.at(-1)?.batch
+      const chosen = options.steps === undefined ? recorded.filter((row) => row.batch === last) : recorded.slice(-options.steps)
+      return this.rollBack(db, chosen.reverse())
+    })
+  }
+
+  /** Rolls back every migration, newest first. */
+  async reset(): Promise<MigrationRun> {
+    return this.run(async (db) => this.rollBack(db, (await this.recorded(db)).reverse()))
+  }
+
+  /** Drops every table and view, then applies every migration. */
+  async fresh(): Promise<MigrationRun> {
+    return this.run(async (db) => {
+      await dropEverything(db)
+      await this.createTable(db)
+      return this.applyPending(db)
+    })
+  }
+
+  private async applyPending(db: Kysely<any>): Promise<MigrationResult[]> {
+    const recorded = await this.recorded(db)
+    const done = new Set(recorded.map((row) => row.name))
+    const pending = this.files().filter((file) => !done.has(file.name))
+    const modules = await Promise.all(pending.map((file) => this.module(file)))
+    const batch = (recorded.at(-1)?.batch ?? 0) + 1
+    const results: MigrationResult[] = []
+    for (const [index, file] of pending.entries()) {
+      const migration = modules[index]!
+      const started = performance.now()
+      try {
+        await db.transaction().execute(async (trx) => {
+          await migration.up(trx)
+          await trx.insertInto(MIGRATIONS_TABLE).values({ name: file.name, batch }).execute()
+        })
+      } catch (error) {
+        throw new MigrationFailed(results, new MigrationError(`${file.name}: ${messageOf(error)}`, file.name, { cause: error }))
+      }
+      results.push({ name: file.name, direction: 'up', ms: performance.now() - started })
+    }
+    return results
+  }
+
+  private async rollBack(db: Kysely<any>, rows: Recorded[]): Promise<MigrationResult[]> {
+    const files = new Map(this.files().map((file) => [file.name, file]))
+    const modules: Migration[] = []
+    // Check every migration before undoing any, so that a missing file or `down` changes nothing.
+    for (const row of rows) {
+      const file = files.get(row.name)
+      if (!file) throw new MigrationError(`${row.name}: its file is missing from ${this.folder}, so it cannot be rolled back`, row.name)
+      const migration = await this.module(file)
+      if (typeof migration.down !== 'function') {
+        throw new MigrationError(`${row.name} has no down() function, so it cannot be rolled back`, row.name)
+      }
+      modules.push(migration)
+    }
+    const results: MigrationResult[] = []
+    for (const [index, row] of rows.entries()) {
+      const started = performance.now()
+      try {
+        await db.transaction().execute(async (trx) => {
+          await modules[index]!.down!(trx)
+          await trx.deleteFrom(MIGRATIONS_TABLE).where('name', '=', row.name).execute()
+        })
+      } catch (error) {
+        throw new MigrationFailed(results, new MigrationError(`${row.name}: ${messageOf(error)}`, row.name, { cause: error }))
+      }
+      results.push({ name: row.name, direction: 'down', ms: performance.now() - started })
+    }
+    return results
+  }
+
+  /** Runs work under the lock and turns failures into `{ results, error }`. */
+  private async run(work: (db: Kysely<any>) => Promise<MigrationResult[]>): Promise<MigrationRun> {
+    try {
+      return { results: await this.locked(work) }
+    } catch (error) {
+      if (error instanceof MigrationFailed) return { results: error.results, error: error.error }
+      if (error instanceof MigrationError) return { results: [], error }
+      return { results: [], error: new MigrationError(messageOf(error), undefined, { cause: error }) }
+    }
+  }
+
+  /** One connection for the whole run: PostgreSQL's advisory lock belongs to a session. */
+  private async locked<R>(work: (db: Kysely<any>) => Promise<R>): Promise<R> {
+    return this.db.connection().execute(async (connection) => {
+      const lock = migrationLock(connection, this.lockTimeout)
+      await lock.acquire()
+      try {
+        await this.createTable(connection)
+        return await work(connection)
+      } finally {
+        await lock.release()
+      }
+    })
+  }
+
+  private async createTable(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable(MIGRATIONS_TABLE)
+      .ifNotExists()
+      .$call(id(db))
+      .addColumn('name', 'varchar(255)', (column) => column.notNull().unique())
+      .addColumn('batch', 'integer', (column) => column.notNull())
+      .addColumn('migrated_at', 'timestamp', (column) => column.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+      .execute()
+  }
+
+  private async recorded(db: Kysely<any>): Promise<Recorded[]> {
+    return db.selectFrom(MIGRATIONS_TABLE).select(['name', 'batch']).orderBy('batch').orderBy('name').execute() as Promise<Recorded[]>
+  }
+
+  private files(): MigrationFile[] {
+    if (!existsSync(this.folder)) return []
+    const byName = new Map<string, MigrationFile>()
+    const entries = readdirSync(this.folder).filter((entry) => !entry.endsWith('.d.ts') && !entry.endsWith('.d.mts'))
+    for (const extension of EXTENSIONS) {
+      for (const entry of entries) {
+        if (!entry.endsWith(extension)) continue
+        const name = entry.slice(0, -extension.length)
+        if (!byName.has(name)) byName.set(name, { name, file: join(this.folder, entry) })
+      }
+    }
+    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  private async module(file: MigrationFile): Promise<Migration> {
+    let loaded: unknown
+    try {
+      loaded = await this.load(file.file)
+    } catch (error) {
+      throw new MigrationError(`${file.name} could not be loaded: ${messageOf(error)}`, file.name, { cause: error })
+    }
+    const migration = loaded as Partial<Migration>
+    if (typeof migration.up !== 'function') throw new MigrationError(`${file.name} exports no up(db) function`, file.name)
+    return migration as Migration
+  }
+}
+
+/** Carries the migrations that completed before one failed out of the locked section. */
+class MigrationFailed extends Error {
+  constructor(
+    readonly results: MigrationResult[],
+    readonly error: MigrationError,
+  ) {
+    super(error.message)
+  }
+}
+
+async function dropEverything(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    const views = await sql<{ name: string }>`select viewname as name from pg_views where schemaname = current_schema()`.execute(db)
+    for (const view of views.rows) await sql`drop view if exists ${sql.id(view.name)} cascade`.execute(db)
+    const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db)
+    for (const table of tables.rows) await sql`drop table if exists ${sql.id(table.name)} cascade`.execute(db)
+    return
+  }
+  const objects = await sql<{ name: string; type: string }>`select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' and name != 'fw_migrations_lock'`.execute(db)
+  await sql`pragma foreign_keys = off`.execute(db)
+  try {
+    for (const object of objects.rows) {
+      await sql`drop ${sql.raw(object.type === 'view' ? 'view' : 'table')} if exists ${sql.id(object.name)}`.execute(db)
+    }
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db)
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
