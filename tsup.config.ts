@@ -8,4 +8,6 @@ export default defineConfig({
   platform: 'node',
   clean: true,
   noExternal: [/.*/],
+  // prompts is CommonJS and requires Node's own modules (readline, events): give the ESM bundle a `require`.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'\nconst require = __createRequire(import.meta.url)" },
 })

@@ -15,6 +15,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/**/*.test.ts'],
+          // One installed application per run, copied for each test file: see tests/support/installedApp.ts.
+          globalSetup: ['tests/support/globalSetup.ts'],
           testTimeout: 600_000,
           hookTimeout: 900_000,
           fileParallelism: false,
