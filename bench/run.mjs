@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: Fw against its peers, side by side in one run. See bench/README.md.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -21,6 +21,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        fw-node runs Fw on node:http and is only run when named)
   --cases a,b          only these cases (hello, user, echo, routes)
   --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
+  --add id=FILE        also measure another server file (same routes, PORT and BENCH_ROUTES from the env)
   --tool wrk|autocannon  the load generator (default: wrk when installed)
   --no-pin             do not pin the server and the load generator to separate cores
   --out FILE           where the JSON goes (default bench/results/<date>.json; smoke mode writes only with --out)`
@@ -43,6 +44,7 @@ function options() {
         servers: { type: 'string' },
         cases: { type: 'string' },
         routes: { type: 'string' },
+        add: { type: 'string', multiple: true },
         tool: { type: 'string' },
         'no-pin': { type: 'boolean', default: false },
         out: { type: 'string' },
@@ -68,6 +70,12 @@ function options() {
   const wanted = list('servers')
   for (const id of wanted ?? []) if (!all.some((server) => server.id === id)) fail(`unknown server "${id}"; known: ${all.map((s) => s.id).join(', ')}`)
   const servers = wanted ? all.filter((server) => wanted.includes(server.id)) : all.filter((server) => !server.optional)
+  for (const spec of values.add ?? []) {
+    const [id, file] = spec.split(/=(.*)/s)
+    if (!id || !file) fail(`--add takes id=path/to/server.mjs, got "${spec}"`)
+    if (!existsSync(file)) fail(`--add ${id}: no such file ${file}`)
+    servers.push({ id, label: id, file: resolve(file) })
+  }
   const caseNames = list('cases') ?? ['hello', 'user', 'echo', 'routes']
   for (const name of caseNames) if (name !== 'routes' && !CASES[name]) fail(`unknown case "${name}"; known: hello, user, echo, routes`)
   const routeCounts = list('routes')?.map((n) => {
@@ -107,7 +115,7 @@ async function main() {
   )
   if (loadBefore[0] > 0.5) log('Note: the machine is busy (load average above 0.5): absolute numbers will be noisy, ratios less so.')
 
-  const { samples, failures, loadAverage } = await measure({ ...opts, tool, pin, log })
+  const { samples, failures, loadAverage } = await measure({ ...opts, check: opts.smoke, tool, pin, log })
   const summary = summarize(samples, opts.servers, baseline)
   const goals = targets(summary, opts.routeCounts)
   const tables = formatTables(summary, opts.servers, opts.caseNames, opts.routeCounts)

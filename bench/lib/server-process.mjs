@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { BENCH_DIR } from './setup.mjs'
 
@@ -54,7 +54,7 @@ export function checkAnswer(answer, testCase) {
 export async function startServer(server, { routes, wrap }) {
   const port = await freePort()
   const env = { ...process.env, ...server.env, PORT: String(port), HOST: '127.0.0.1', BENCH_ROUTES: String(routes), NODE_ENV: 'production', APP_DEBUG: 'false' }
-  const [command, args] = wrap(process.execPath, [join(BENCH_DIR, server.file)], 'server')
+  const [command, args] = wrap(process.execPath, [resolve(BENCH_DIR, server.file)], 'server')
   const started = performance.now()
   const child = spawn(command, args, { cwd: BENCH_DIR, env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''

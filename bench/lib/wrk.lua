@@ -26,7 +26,9 @@ if expect_status then
   function response(status, headers, received)
     if status ~= expect_status or received ~= expect_body then
       if mismatches == 0 then
-        first_mismatch = status .. " " .. string.gsub(string.sub(received or "", 1, 200), "[%c\\\"]", " ")
+        -- kept JSON-safe: control characters become spaces, quotes and backslashes are escaped
+        local sample = string.sub(received or "", 1, 200):gsub("%c", " "):gsub("\\", "\\\\"):gsub('"', '\\"')
+        first_mismatch = status .. " " .. sample
       end
       mismatches = mismatches + 1
     end
