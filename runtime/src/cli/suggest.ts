@@ -1,9 +1,13 @@
-/** The candidate nearest to the input (by edit distance, or a shared prefix), if any is near enough. */
+/**
+ * The candidate nearest to the input, if any is near enough: by edit distance to the whole name or to
+ * the part after the colon (`rollback` → `migrate:rollback`), a prefix counting as one edit.
+ */
 export function suggest(input: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {
-    const distance = candidate.startsWith(input) ? 1 : editDistance(input, candidate)
+    const action = candidate.slice(candidate.indexOf(':') + 1)
+    const distance = candidate.startsWith(input) || action.startsWith(input) ? 1 : Math.min(editDistance(input, candidate), editDistance(input, action) + 1)
     if (distance < bestDistance) {
       best = candidate
       bestDistance = distance

@@ -39,11 +39,20 @@ function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
         connection,
       )
       const deadline = Date.now() + timeoutMs
+      const tryInsert = async () => {
+        try {
+          const inserted = await sql`insert into fw_migrations_lock (id, owner, locked_at) values (1, ${owner}, ${new Date().toISOString()}) on conflict (id) do nothing`.execute(
+            connection,
+          )
+          return inserted.numAffectedRows === 1n
+        } catch (error) {
+          // Another process is writing (its migration's transaction): the lock is as good as taken.
+          if ((error as { code?: string }).code === 'SQLITE_BUSY') return false
+          throw error
+        }
+      }
       for (;;) {
-        const inserted = await sql`insert into fw_migrations_lock (id, owner, locked_at) values (1, ${owner}, ${new Date().toISOString()}) on conflict (id) do nothing`.execute(
-          connection,
-        )
-        if (inserted.numAffectedRows === 1n) return
+        if (await tryInsert()) return
         const held = await sql<{ owner: string; locked_at: string }>`select owner, locked_at from fw_migrations_lock where id = 1`.execute(connection)
         const holder = held.rows[0]
         if (holder && isGone(holder.owner)) {

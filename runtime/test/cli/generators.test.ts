@@ -1,0 +1,236 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFwApp, type FwApp } from '../support/fwApp.js'
+
+let app: FwApp
+beforeEach(() => {
+  app = createFwApp()
+})
+afterEach(() => app.remove())
+
+const read = (path: string) => readFileSync(join(app.dir, path), 'utf8')
+const files = (folder: string): string[] => {
+  const root = join(app.dir, folder)
+  if (!existsSync(root)) return []
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+    .sort()
+}
+
+describe('fw make:controller', () => {
+  it('writes the controller and its test', async () => {
+    const result = await app.fw(['make:controller', 'UserController'])
+
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    expect(result.stdout).toBe('Created App/Controllers/UserController.ts\nCreated tests/Controllers/UserController.test.ts\n')
+    const controller = read('App/Controllers/UserController.ts')
+    expect(controller).toContain('export class UserController {')
+    expect(controller).toContain("index(): Response {\n    return Response.json({ message: 'Hello from UserController' })")
+    expect(controller).not.toMatch(/show|store|update|destroy|\{\{/)
+    const test = read('tests/Controllers/UserController.test.ts')
+    expect(test).toContain("import { UserController } from '../../App/Controllers/UserController.js'")
+    expect(test).toContain("router.get('/users', [UserController, 'index'])")
+  })
+
+  it('puts Admin/UserController in a subfolder, with imports that reach back', async () => {
+    expect((await app.fw(['make:controller', 'Admin/UserController'])).code).toBe(0)
+
+    expect(read('App/Controllers/Admin/UserController.ts')).toContain('export class UserController {')
+    expect(read('tests/Controllers/Admin/UserController.test.ts')).toContain(
+      "import { UserController } from '../../../App/Controllers/Admin/UserController.js'",
+    )
+    expect(read('tests/Controllers/Admin/UserController.test.ts')).toContain("router.get('/admin/users'")
+  })
+
+  it('adds the five resource actions with --resource', async () => {
+    expect((await app.fw(['make:controller', 'PhotoController', '--resource'])).code).toBe(0)
+
+    const controller = read('App/Controllers/PhotoController.ts')
+    for (const action of ['index()', 'show(_request: Request, id: string)', 'store(request: Request)', 'update(request: Request, id: string)', 'destroy(_request: Request, id: string)']) {
+      expect(controller).toContain(`  ${action}: Response {`)
+    }
+    expect(read('tests/Controllers/PhotoController.test.ts')).toContain("router.delete('/photos/{id}', [PhotoController, 'destroy'])")
+  })
+
+  it.each([
+    ['userController', 'a lowercase first letter'],
+    ['User-Controller', 'a dash'],
+    ['../UserController', 'a parent folder'],
+    ['/tmp/UserController', 'an absolute path'],
+    ['Admin//UserController', 'an empty folder'],
+    ['Admin\\UserController', 'a backslash'],
+    ['class', 'a reserved word'],
+    ['', 'nothing'],
+  ])('refuses %j (%s) with one line and writes nothing', async (name) => {
+    const result = await app.fw(['make:controller', name])
+
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toContain('is not a valid controller name')
+    expect(files('App')).toEqual([])
+    expect(files('tests')).toEqual([])
+  })
+
+  it('never overwrites without --force, and overwrites both files with it', async () => {
+    await app.fw(['make:controller', 'UserController'])
+    app.write('App/Controllers/UserController.ts', '// mine\n')
+
+    const refused = await app.fw(['make:controller', 'UserController', '--resource'])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe('App/Controllers/UserController.ts already exists; use --force to overwrite it\n')
+    expect(read('App/Controllers/UserController.ts')).toBe('// mine\n')
+    expect(read('tests/Controllers/UserController.test.ts')).not.toContain("'store'")
+
+    const forced = await app.fw(['make:controller', 'UserController', '--resource', '--force'])
+    expect(forced.code).toBe(0)
+    expect(read('App/Controllers/UserController.ts')).toContain('destroy(')
+    expect(read('tests/Controllers/UserController.test.ts')).toContain("'store'")
+  })
+
+  it('writes nothing when only the test file is in the way', async () => {
+    app.write('tests/Controllers/UserController.test.ts', '// mine\n')
+
+    const result = await app.fw(['make:controller', 'UserController'])
+
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('tests/Controllers/UserController.test.ts already exists')
+    expect(files('App')).toEqual([])
+  })
+
+  it('needs exactly one name', async () => {
+    const missing = await app.fw(['make:controller'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe('fw make:controller is missing an argument (usage: fw make:controller <Name> [--resource] [--force])\n')
+    expect((await app.fw(['make:controller', 'A', 'B'])).code).toBe(1)
+    const unknownOption = await app.fw(['make:controller', 'UserController', '--resorce'])
+    expect(unknownOption.code).toBe(1)
+    expect(unknownOption.stderr).toContain("Unknown option '--resorce'")
+    expect(files('App')).toEqual([])
+  })
+})
+
+describe('fw make:model', () => {
+  it('writes a model over the snake_case plural table', async () => {
+    const result = await app.fw(['make:model', 'BlogCategory'])
+
+    expect(result).toMatchObject({ code: 0, stdout: 'Created App/Models/BlogCategory.ts\n' })
+    const model = read('App/Models/BlogCategory.ts')
+    expect(model).toContain("export class BlogCategory extends Model('blog_categories') {}")
+    expect(model).toContain('export interface BlogCategoryTable {')
+    expect(model).toContain('    blog_categories: BlogCategoryTable')
+    expect(files('database')).toEqual([])
+  })
+
+  it('adds the create-table migration with -m and --migration', async () => {
+    expect((await app.fw(['make:model', 'Person', '-m'])).code).toBe(0)
+    expect((await app.fw(['make:model', 'Box', '--migration'])).code).toBe(0)
+
+    const migrations = files('database/migrations')
+    expect(migrations).toHaveLength(2)
+    expect(migrations[0]).toMatch(/^\d{14}_create_people_table\.ts$/)
+    expect(migrations[1]).toMatch(/^\d{14}_create_boxes_table\.ts$/)
+    expect(read(`database/migrations/${migrations[0]}`)).toContain(".createTable('people')")
+    expect(read('App/Models/Person.ts')).toContain("extends Model('people')")
+  })
+
+  it('refuses bad names and existing files', async () => {
+    expect((await app.fw(['make:model', 'post'])).stderr).toContain('is not a valid model name')
+    await app.fw(['make:model', 'Post'])
+    const again = await app.fw(['make:model', 'Post', '-m'])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe('App/Models/Post.ts already exists; use --force to overwrite it\n')
+    expect(files('database')).toEqual([])
+    expect((await app.fw(['make:model', 'Post', '--force'])).code).toBe(0)
+  })
+})
+
+describe('fw make:migration', () => {
+  it('writes a timestamped create-table stub with a portable id and timestamps', async () => {
+    const result = await app.fw(['make:migration', 'create_flights_table'])
+
+    expect(result.code).toBe(0)
+    const [file] = files('database/migrations')
+    expect(file).toMatch(/^\d{14}_create_flights_table\.ts$/)
+    const stamp = file!.slice(0, 14)
+    const made = Date.UTC(+stamp.slice(0, 4), +stamp.slice(4, 6) - 1, +stamp.slice(6, 8), +stamp.slice(8, 10), +stamp.slice(10, 12), +stamp.slice(12, 14))
+    expect(Math.abs(Date.now() - made)).toBeLessThan(60_000)
+    expect(result.stdout).toBe(`Created database/migrations/${file}\n`)
+    const text = read(`database/migrations/${file}`)
+    expect(text).toContain(".createTable('flights')\n    .$call(id(db))\n    .$call(timestamps())")
+    expect(text).toContain("await db.schema.dropTable('flights').execute()")
+  })
+
+  it('writes an alter-table stub for add_<column>_to_<table>', async () => {
+    await app.fw(['make:migration', 'add_votes_to_users_table'])
+    await app.fw(['make:migration', 'add_score_to_games'])
+
+    const [first, second] = files('database/migrations')
+    expect(read(`database/migrations/${first}`)).toContain(".alterTable('users')\n    .addColumn('votes', 'text')")
+    expect(read(`database/migrations/${first}`)).toContain(".dropColumn('votes')")
+    expect(read(`database/migrations/${second}`)).toContain(".alterTable('games')")
+    // Made in the same second, they still sort in the order they were made.
+    expect(first! < second!).toBe(true)
+  })
+
+  it('writes an empty pair for any other name', async () => {
+    await app.fw(['make:migration', 'backfill_slugs'])
+
+    const text = read(`database/migrations/${files('database/migrations')[0]}`)
+    // Both bodies hold only comments.
+    expect(text).toMatch(/export async function up\(db: Kysely<any>\): Promise<void> \{\n(?: +\/\/.*\n)+\}/)
+    expect(text).toMatch(/export async function down\(db: Kysely<any>\): Promise<void> \{\n(?: +\/\/.*\n)+\}/)
+  })
+
+  it('refuses names that are not snake_case and names already used', async () => {
+    for (const name of ['CreatePosts', 'create-posts', '../create_posts', '1_create']) {
+      const result = await app.fw(['make:migration', name])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain('is not a valid migration name')
+    }
+    await app.fw(['make:migration', 'create_posts_table'])
+    const again = await app.fw(['make:migration', 'create_posts_table'])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe('A migration named create_posts_table already exists in database/migrations\n')
+    expect(files('database/migrations')).toHaveLength(1)
+  })
+})
+
+describe('fw', () => {
+  it('lists every command with --help', async () => {
+    const result = await app.fw(['--help'])
+
+    expect(result.code).toBe(0)
+    for (const name of ['serve', 'serve:node', 'route:list', 'make:controller', 'make:model', 'make:migration', 'migrate', 'migrate:rollback', 'migrate:status', 'migrate:fresh', 'migrate:reset']) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
+    }
+  })
+
+  it('explains one command with <command> --help', async () => {
+    const result = await app.fw(['make:controller', '--help'])
+
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('Usage: fw make:controller <Name> [--resource] [--force]')
+    expect(files('App')).toEqual([])
+  })
+
+  it.each([
+    ['make:controler', 'make:controller'],
+    ['migrate:stat', 'migrate:status'],
+    ['serv', 'serve'],
+    ['rollback', 'migrate:rollback'],
+  ])('suggests the nearest command for %s', async (typo, nearest) => {
+    const result = await app.fw([typo])
+
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe(`Unknown command "${typo}". Did you mean "fw ${nearest}"? Run fw --help for the list.\n`)
+  })
+
+  it('suggests nothing for a name far from every command', async () => {
+    const result = await app.fw(['zzzzzzzz'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('Unknown command "zzzzzzzz". Run fw --help for the list.\n')
+  })
+})

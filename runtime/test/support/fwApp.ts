@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const runtime = fileURLToPath(new URL('../../', import.meta.url))
+/** The built `fw` command: these tests run what ships (`npm run build -w fw-runtime` first). */
+export const FW = join(runtime, 'dist/cli/fw.js')
+
+export interface FwResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** A minimal application folder that depends on this checkout's fw-runtime through a symlink. */
+export interface FwApp {
+  dir: string
+  fw(args: string[], env?: NodeJS.ProcessEnv): Promise<FwResult>
+  write(path: string, content: string): void
+  remove(): void
+}
+
+export function createFwApp(): FwApp {
+  if (!existsSync(FW)) throw new Error(`${FW} is missing: run npm run build -w fw-runtime first`)
+  const dir = mkdtempSync(join(tmpdir(), 'fw-app-'))
+  mkdirSync(join(dir, 'node_modules'))
+  symlinkSync(runtime, join(dir, 'node_modules/fw-runtime'), 'dir')
+  const write = (path: string, content: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), content)
+  }
+  write('package.json', JSON.stringify({ name: 'fw-test-app', private: true, type: 'module' }))
+  write('routes/web.ts', "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' })).name('home')\n")
+  write(
+    'public/index.ts',
+    [
+      "import { Container, Router, loadEnv, start } from 'fw-runtime'",
+      '',
+      'loadEnv()',
+      'const router = new Router(Container.getInstance())',
+      "await router.loadRoutesFromFile(new URL('../routes/web.ts', import.meta.url))",
+      'await start(router)',
+      '',
+    ].join('\n'),
+  )
+  return {
+    dir,
+    write,
+    fw: (args, env = {}) => runFw(dir, args, env),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+export function runFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<FwResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [FW, ...args], {
+      cwd,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+  })
+}
+
+/** The test process's environment without the variables an app reads, plus `extra`. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env }
+  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG']) delete env[key]
+  return { ...env, ...extra }
+}

@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { userInfo } from 'node:os'
+import { join } from 'node:path'
+
+/** A PostgreSQL server started for a test: its URL, and `stop()` which also removes its data. */
+export interface TestPostgres {
+  url: string
+  stop(): void
+}
+
+function binary(name: string): string {
+  for (const folder of ['/usr/local/bin', '/usr/bin']) {
+    if (existsSync(join(folder, name))) return join(folder, name)
+  }
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : []
+  for (const version of versions) {
+    const path = `/usr/lib/postgresql/${version}/bin/${name}`
+    if (existsSync(path)) return path
+  }
+  throw new Error(`PostgreSQL's ${name} is not installed (apt-get install -y postgresql)`)
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts a throwaway PostgreSQL on 127.0.0.1 and a free port, data under /tmp. The server binaries
+ * refuse to run as root, so as root they run as the `postgres` user.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const folder = mkdtempSync('/tmp/fw-pg-')
+  const asRoot = userInfo().uid === 0
+  if (asRoot) chownSync(folder, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()))
+  const run = (name: string, args: string[]) =>
+    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', binary(name), ...args], { stdio: 'pipe' }) : execFileSync(binary(name), args, { stdio: 'pipe' })
+  const data = join(folder, 'data')
+  const port = await freePort()
+  try {
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
+    run('pg_ctl', ['-D', data, '-o', `-p ${port} -h 127.0.0.1 -k ${folder} -F`, '-l', join(folder, 'log'), '-w', 'start'])
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true })
+    throw error
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+      } finally {
+        rmSync(folder, { recursive: true, force: true })
+      }
+    },
+  }
+}
