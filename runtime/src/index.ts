@@ -37,3 +37,4 @@ export {
 } from './database/Migrator.js'
 export type { Database, Tables } from './database/Tables.js'
 export { sql, Kysely, type Generated, type Insertable, type Selectable, type Updateable, type ColumnType } from 'kysely'
+export { escapeHtml, html, raw, SafeHtml } from './view/html.js'
