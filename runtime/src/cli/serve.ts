@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join, relative } from 'node:path'
 import { CommandError, type Command, type CommandInput } from './Command.js'
@@ -50,8 +49,7 @@ async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
 
 /** `node --import tsx public/index.ts`: the app's own entry, with TypeScript. */
 function startApp(cwd: string, file: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const tsx = createRequire(import.meta.url).resolve('tsx')
-  return spawn(process.execPath, ['--import', tsx, file], { cwd, env, stdio: 'inherit' })
+  return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file], { cwd, env, stdio: 'inherit' })
 }
 
 /** Calls `onChange` for any file of the app that changes, except the ignored ones. */

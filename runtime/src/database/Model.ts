@@ -87,7 +87,10 @@ export function Model<T extends keyof Tables & string>(table: T, options: ModelO
     }
 
     static async create(values: Insertable<Tables[T]>): Promise<Row> {
-      return (await database().insertInto(name).values(values).returningAll().executeTakeFirstOrThrow()) as Row
+      const insert = database().insertInto(name)
+      // `insert … default values`: a row of nothing but defaults (id and timestamps) has no column list.
+      const query = Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values)
+      return (await query.returningAll().executeTakeFirstOrThrow()) as Row
     }
 
     static async update(id: number | string, values: Updateable<Tables[T]>): Promise<Row | undefined> {
