@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type Server } from 'node:net'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+
+let app: FwApp
+let running: ChildProcess | undefined
+beforeEach(() => {
+  app = createFwApp()
+})
+afterEach(async () => {
+  if (running && running.exitCode === null && running.signalCode === null) {
+    const exited = new Promise((resolve) => running!.once('exit', resolve))
+    running.kill('SIGTERM')
+    await exited
+  }
+  running = undefined
+  app.remove()
+})
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** Starts `fw <args>` and resolves with the URL it prints once it listens. */
+function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
+  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  running = child
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const match = /listening on (http:\/\/\S+)/.exec(output)
+      if (match) resolve({ url: match[1]!, output: () => output })
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`fw ${args.join(' ')} exited with ${code}: ${output}`)))
+  })
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    if (await check().catch(() => false)) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`Timed out waiting for ${what}`)
+}
+
+describe('fw serve', () => {
+  it('serves the app on polka at --port and restarts it when a file changes', async () => {
+    const port = await freePort()
+    const { url, output } = await startFw(['serve', `--port=${port}`])
+
+    expect(url).toBe(`http://127.0.0.1:${port}`)
+    expect(output()).toContain(`Fw listening on http://127.0.0.1:${port}`)
+    const home = await fetch(`${url}/`)
+    expect(home.status).toBe(200)
+    expect(await home.json()).toEqual({ status: 'running' })
+    expect((await fetch(`${url}/added`)).status).toBe(404)
+
+    app.write(
+      'routes/web.ts',
+      "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' }))\nRoute.get('/added', () => ({ added: true }))\n",
+    )
+
+    await waitFor(async () => (await fetch(`${url}/added`)).status === 200, 'the restarted server to serve /added')
+    expect(output()).toContain('routes/web.ts changed: restarting')
+  })
+
+  it('honours PORT from the environment', async () => {
+    const port = await freePort()
+    const { url } = await startFw(['serve'], { PORT: String(port) })
+    expect(url).toBe(`http://127.0.0.1:${port}`)
+    expect((await fetch(url)).status).toBe(200)
+  })
+
+  it('says in one line that the port is in use, and exits 1', async () => {
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const { port } = blocker.address() as { port: number }
+    try {
+      const result = await app.fw(['serve', `--port=${port}`])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toBe(`Port ${port} is already in use on 127.0.0.1; stop the other server or choose another port with --port\n`)
+      expect(result.stdout).toBe('')
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+
+  it('refuses a port that is not a number', async () => {
+    const result = await app.fw(['serve', '--port=eighty'])
+    expect(result).toMatchObject({ code: 1, stderr: 'Invalid port "eighty": use a whole number from 0 to 65535\n' })
+  })
+
+  it('says where to run it when there is no public/index.ts', async () => {
+    app.write('public/index.ts', '')
+    const { rmSync } = await import('node:fs')
+    rmSync(`${app.dir}/public/index.ts`)
+    const result = await app.fw(['serve'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe(`No public/index.ts in ${app.dir}: run fw from your application's folder\n`)
+  })
+})
+
+describe('fw serve:node', () => {
+  it('serves the same app on node:http', async () => {
+    const port = await freePort()
+    const { url, output } = await startFw(['serve:node', `--port=${port}`])
+
+    expect(output()).toContain(`Fw (node:http) listening on http://127.0.0.1:${port}`)
+    expect(await (await fetch(url)).json()).toEqual({ status: 'running' })
+  })
+})
+
+describe('fw route:list', () => {
+  it('prints method, path, name, handler and middleware as a table', async () => {
+    app.write(
+      'App/Controllers/UserController.ts',
+      "export class UserController {\n  show() {\n    return { user: 1 }\n  }\n}\n",
+    )
+    app.write(
+      'routes/web.ts',
+      [
+        "import { Route, type Middleware } from 'fw-runtime'",
+        "import { UserController } from '../App/Controllers/UserController.js'",
+        '',
+        'const audit: Middleware = (_request, next) => next()',
+        "Route.get('/', () => ({ status: 'running' })).name('home')",
+        "Route.group({ prefix: '/api', middleware: ['auth'] }, () => {",
+        "  Route.get('/users/{id}', [UserController, 'show']).name('users.show').middleware(audit)",
+        '})',
+        '',
+      ].join('\n'),
+    )
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim().split('\n').map((line) => line.split(/ {2,}/))).toEqual([
+      ['Method', 'Path', 'Name', 'Handler', 'Middleware'],
+      Array.from({ length: 5 }, () => expect.stringMatching(/^-+$/)),
+      ['GET', '/', 'home', 'Closure'],
+      ['GET', '/api/users/{id}', 'users.show', 'UserController@show', 'auth, audit'],
+    ])
+  })
+})
