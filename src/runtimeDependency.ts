@@ -29,7 +29,7 @@ export function chooseRuntimeDependency(packageRoot: string, version: string, ov
  * wherever the application or the checkout moves.
  */
 export async function packRuntime(runtimeDir: string, appDir: string): Promise<string> {
-  if (!existsSync(join(runtimeDir, 'dist', 'index.js'))) {
+  if (!existsSync(join(runtimeDir, 'dist', 'index.js')) || !existsSync(join(runtimeDir, 'dist', 'index.d.ts'))) {
     throw new CliError(`fw-runtime in ${runtimeDir} is not built: run "npm install" (or "npm run build") in the checkout first`)
   }
   const vendor = join(appDir, 'vendor')

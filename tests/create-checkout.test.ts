@@ -1,0 +1,158 @@
+// An application created from this checkout: installed for real, its own tests, every sample route.
+import { cpSync, lstatSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { installedApp, type InstalledApp } from './support/installedApp.js'
+import { checkoutRoot, createFwApp, runOk, startServer, type RunningApp } from './support/process.js'
+
+const runtimeVersion = (JSON.parse(readFileSync(join(checkoutRoot, 'runtime', 'package.json'), 'utf8')) as { version: string }).version
+
+async function request(server: RunningApp, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
+  const text = await response.text()
+  const json = (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, any>) : undefined
+  return { status: response.status, headers: response.headers, text, json }
+}
+
+/** Every row of the seed's sample-routes table, with its shape, status, headers and messages. */
+async function expectEverySampleRoute(server: RunningApp, apiKey: string): Promise<void> {
+  let r = await request(server, 'GET', '/')
+  expect([r.status, r.json]).toEqual([200, { name: `Fw ${runtimeVersion}`, status: 'running', message: expect.any(String) }])
+  r = await request(server, 'GET', '/hello')
+  expect([r.status, r.json]).toEqual([200, { message: expect.any(String) }])
+  r = await request(server, 'GET', '/greet/Ada')
+  expect(r.status).toBe(200)
+  expect(r.json!.message).toContain('Ada')
+
+  r = await request(server, 'GET', '/users')
+  expect([r.status, Array.isArray(r.json!.users)]).toEqual([200, true])
+  r = await request(server, 'GET', '/users/4')
+  expect([r.status, r.json]).toEqual([200, { user: { id: 4, name: expect.any(String) } }])
+  r = await request(server, 'POST', '/users', { body: { name: 'Ada', role: 'admin' } })
+  expect([r.status, r.json]).toEqual([201, { message: expect.any(String), user: { name: 'Ada', role: 'admin' } }])
+  r = await request(server, 'PUT', '/users/4', { body: { name: 'Grace' } })
+  expect([r.status, r.json]).toEqual([200, { updated: '4' }])
+  r = await request(server, 'DELETE', '/users/4')
+  expect([r.status, r.json]).toEqual([200, { deleted: '4' }])
+
+  r = await request(server, 'GET', '/api/tasks')
+  expect(r.status).toBe(200)
+  expect(r.json!.count).toBe(r.json!.tasks.length)
+  r = await request(server, 'GET', '/api/tasks/1')
+  expect([r.status, r.json!.task.id]).toEqual([200, 1])
+  r = await request(server, 'GET', '/api/tasks/12345')
+  expect([r.status, r.json]).toEqual([404, { error: 'Task not found' }])
+  r = await request(server, 'POST', '/api/tasks', { body: {} })
+  expect([r.status, r.json]).toEqual([201, { message: expect.any(String), task: { id: expect.any(Number), title: 'Untitled', completed: false } }])
+  r = await request(server, 'PUT', '/api/tasks/2', { body: { completed: true } })
+  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), task: { id: '2', title: 'Updated Task', completed: true } }])
+  r = await request(server, 'DELETE', '/api/tasks/2')
+  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), id: '2' }])
+
+  const ada = { name: 'Ada', email: 'ada@example.com' }
+  r = await request(server, 'POST', '/api/users', { body: { email: 'ada@example.com' }, headers: { 'X-API-Key': 'wrong' } })
+  expect([r.status, Object.keys(r.json!)]).toEqual([400, ['error']])
+  r = await request(server, 'POST', '/api/users', { body: { ...ada, email: 'nope' }, headers: { 'X-API-Key': 'wrong' } })
+  expect([r.status, Object.keys(r.json!)]).toEqual([422, ['error']])
+  r = await request(server, 'POST', '/api/users', { body: ada, headers: { 'X-API-Key': 'wrong' } })
+  expect([r.status, r.json]).toEqual([401, { error: 'Unauthorized' }])
+  r = await request(server, 'POST', '/api/users', { body: ada, headers: { 'X-API-Key': apiKey } })
+  expect([r.status, r.json]).toEqual([201, { success: true, user: { id: expect.any(Number), ...ada, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) } }])
+  expect(r.headers.get('x-api-version')).toBeTruthy()
+  expect(r.headers.get('x-request-id')).toBeTruthy()
+
+  r = await request(server, 'GET', '/health')
+  expect(r.status).toBe(200)
+  expect(r.headers.get('cache-control')).toBe('no-cache')
+  expect(Number.isInteger(r.json!.timestamp)).toBe(true)
+  expect(typeof r.json!.status).toBe('string')
+  r = await request(server, 'GET', '/download')
+  expect(r.status).toBe(200)
+  expect(r.headers.get('content-type')).toContain('text/plain')
+  expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="[^"]+"/)
+
+  r = await request(server, 'GET', '/api/posts?page=2')
+  expect(r.status).toBe(200)
+  expect(r.json!.meta).toEqual({ current_page: 2, per_page: expect.any(Number), total: expect.any(Number), last_page: expect.any(Number) })
+  expect(r.json!.meta.last_page).toBe(Math.ceil(r.json!.meta.total / r.json!.meta.per_page))
+  expect(r.headers.get('x-total-count')).toBe(String(r.json!.meta.total))
+
+  r = await request(server, 'GET', '/api/data')
+  expect([r.status, r.headers.get('content-type')]).toEqual([200, expect.stringContaining('application/json')])
+  r = await request(server, 'GET', '/api/data?format=text')
+  expect([r.status, r.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/plain')])
+  r = await request(server, 'GET', '/api/data?format=html')
+  expect([r.status, r.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')])
+  r = await request(server, 'GET', '/api/data?format=xml')
+  expect([r.status, r.json]).toEqual([400, { error: 'Invalid format' }])
+}
+
+describe('an api application created from the checkout and installed with npm', () => {
+  let app: InstalledApp
+  const servers: RunningApp[] = []
+  beforeAll(async () => {
+    app = await installedApp({ template: 'api' })
+  })
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()))
+  })
+
+  it('has fw-runtime packed inside it, so it does not depend on where the checkout lies', () => {
+    const packageJson = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8'))
+    expect(packageJson.dependencies['fw-runtime']).toMatch(/^file:vendor\/fw-runtime-.+\.tgz$/)
+    expect(lstatSync(join(app.dir, 'node_modules', 'fw-runtime')).isSymbolicLink()).toBe(false)
+    expect(readFileSync(join(app.dir, 'package-lock.json'), 'utf8')).not.toContain(checkoutRoot)
+  })
+
+  it('passes its own npm test and npm run typecheck', async () => {
+    const test = await app.runOk('npm', ['test'])
+    expect(stripVTControlCharacters(test.stdout)).toMatch(/Tests\s+\d+ passed/)
+    await app.runOk('npm', ['run', 'typecheck'])
+  })
+
+  it('npm run build, then npm start serves the compiled JavaScript: every sample route', async () => {
+    await app.runOk('npm', ['run', 'build'])
+    const server = await app.start(['npm', 'start'])
+    servers.push(server)
+    await expectEverySampleRoute(server, app.env().API_KEY!)
+  })
+
+  it('npm run dev (fw serve) answers', async () => {
+    const server = await app.start(['npm', 'run', 'dev'])
+    servers.push(server)
+    const response = await fetch(`${server.url}/hello`)
+    expect(response.status).toBe(200)
+  })
+})
+
+describe('a minimal application created from the checkout', () => {
+  it('has GET / only, passes its own tests and type-check, and serves when built', async () => {
+    const api = await installedApp({ template: 'api' })
+    const dir = join(api.dir, '..', 'tiny')
+    await runOk('node', [createFwApp, 'tiny', '--template', 'minimal', '--no-install', '--no-git'], { cwd: join(api.dir, '..') })
+    // The two starters have the same dependencies: the api app's installed node_modules serve both.
+    const dependencies = (folder: string) => {
+      const { dependencies, devDependencies } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
+      return { dependencies, devDependencies }
+    }
+    expect(dependencies(dir)).toEqual(dependencies(api.dir))
+    cpSync(join(api.dir, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true })
+
+    await runOk('npm', ['test'], { cwd: dir })
+    await runOk('npm', ['run', 'typecheck'], { cwd: dir })
+    await runOk('npm', ['run', 'build'], { cwd: dir })
+    const server = await startServer('npm', ['start'], { cwd: dir })
+    try {
+      const root = await request(server, 'GET', '/')
+      expect([root.status, root.json]).toEqual([200, { name: `Fw ${runtimeVersion}`, status: 'running', message: expect.any(String) }])
+      expect((await request(server, 'GET', '/hello')).status).toBe(404)
+    } finally {
+      await server.stop()
+    }
+  })
+})
