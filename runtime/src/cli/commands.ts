@@ -1,3 +1,4 @@
+import { makeAuth } from '../../../generators/make-auth/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
@@ -17,6 +18,7 @@ export const commands: readonly Command[] = [
   makeController,
   makeModel,
   makeMigration,
+  makeAuth,
   migrate,
   migrateRollback,
   migrateStatus,

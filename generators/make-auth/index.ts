@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
+import { stub } from '../../runtime/src/cli/generate/stub.js'
+import { writeFiles, type GeneratedFile } from '../../runtime/src/cli/generate/writeFiles.js'
+import { migrationFile } from '../make-migration/index.js'
+
+const ROUTES = 'routes/web.ts'
+const README = 'README.md'
+const MIGRATIONS = 'database/migrations'
+const BEGIN = '// fw:auth begin'
+const END = '// fw:auth end'
+const README_BEGIN = '<!-- fw:auth begin -->'
+const README_END = '<!-- fw:auth end -->'
+
+/** The application files, each from `stubs/<path>.stub`. */
+const FILES = [
+  'App/Auth/AuthUser.ts',
+  'App/Auth/password.ts',
+  'App/Auth/session.ts',
+  'App/Auth/validation.ts',
+  'App/Models/User.ts',
+  'App/Models/AccessToken.ts',
+  'App/Models/LoginAttempt.ts',
+  'App/Middleware/auth.ts',
+  'App/Middleware/csrf.ts',
+  'App/Controllers/Auth/LoginController.ts',
+  'App/Controllers/Auth/RegisterController.ts',
+  'App/Controllers/Auth/MeController.ts',
+  'App/Controllers/StylesheetController.ts',
+  'App/Views/layout.ts',
+  'App/Views/auth/login.ts',
+  'App/Views/auth/register.ts',
+  'App/Views/auth/me.ts',
+  'public/css/app.css',
+  'tests/auth.test.ts',
+]
+
+/** In the order they must run: the tokens refer to users. */
+const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table']
+
+const IMPORTS = [
+  "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
+  "import { MeController } from '../App/Controllers/Auth/MeController.js'",
+  "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
+  "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
+  "import { auth, guest } from '../App/Middleware/auth.js'",
+  "import { csrf } from '../App/Middleware/csrf.js'",
+]
+
+/** `fw make:auth` */
+export const makeAuth: Command = {
+  name: 'make:auth',
+  summary: 'Add registration, sign-in (API tokens and browser sessions) and their pages',
+  usage: 'make:auth [--force]',
+  details: [
+    'Writes the users, access_tokens and login_attempts migrations, App/Models/User.ts, the Auth',
+    'controllers, the auth, guest and csrf middleware, sign-in and registration pages, public/css/app.css',
+    'and tests/auth.test.ts, and adds the routes to routes/web.ts between // fw:auth begin and end:',
+    'POST /register, POST /login, POST /logout, GET /me, GET /login, GET /register.',
+    'Then run fw migrate.',
+    '--force  write every file again, over existing ones',
+  ],
+  options: { force: { type: 'boolean', short: 'f' } },
+  async run({ values, cwd }) {
+    const force = values.force === true
+    const routes = read(cwd, ROUTES)
+    if (routes === undefined) throw new CommandError(`${ROUTES} is missing: fw make:auth adds its routes there`)
+    if (routes.includes(BEGIN) && !force) {
+      throw new CommandError(`Auth is already installed (${ROUTES} has its fw:auth block); use --force to write its files again`)
+    }
+
+    const files: GeneratedFile[] = [
+      ...migrations(cwd, force),
+      ...FILES.map((path) => ({ path, content: stub('make-auth', `${path}.stub`, {}) })),
+    ]
+    const readme = read(cwd, README)
+    const updates = [
+      { path: ROUTES, before: routes, after: withRoutes(routes) },
+      ...(readme === undefined ? [] : [{ path: README, before: readme, after: withReadmeSection(readme) }]),
+    ]
+    writeFiles(cwd, files, force)
+    const updated: typeof updates = []
+    try {
+      for (const update of updates) {
+        writeFileSync(join(cwd, update.path), update.after)
+        updated.push(update)
+      }
+    } catch (error) {
+      for (const update of updated) writeFileSync(join(cwd, update.path), update.before)
+      if (!force) for (const file of files) rmSync(join(cwd, file.path), { force: true })
+      throw new CommandError(`Could not update ${updates[updated.length]!.path}: ${(error as Error).message}`)
+    }
+
+    for (const file of files) console.log(`Created ${file.path}`)
+    for (const update of updates) console.log(`Updated ${update.path}`)
+    console.log('Next: fw migrate, then open /register or POST /register')
+  },
+}
+
+function read(cwd: string, path: string): string | undefined {
+  const file = join(cwd, path)
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined
+}
+
+/**
+ * The three migrations, one second apart so that they sort in order. With --force, a migration
+ * make:auth wrote before keeps its file name, so that it is not run a second time.
+ */
+function migrations(cwd: string, force: boolean): GeneratedFile[] {
+  const existing = existsSync(join(cwd, MIGRATIONS)) ? readdirSync(join(cwd, MIGRATIONS)) : []
+  let next = Date.now()
+  return MIGRATION_NAMES.map((name) => {
+    const content = stub('make-auth', `migrations/${name}.stub`, {})
+    const previous = force ? existing.find((file) => file.replace(/^\d{14}_/, '') === `${name}.ts`) : undefined
+    if (previous) return { path: `${MIGRATIONS}/${previous}`, content }
+    const { path } = migrationFile(cwd, name, new Date(next))
+    next = stampTime(path) + 1000
+    return { path, content }
+  })
+}
+
+/** The time of a migration file's `YYYYMMDDHHMMSS` stamp, in milliseconds. */
+function stampTime(path: string): number {
+  const stamp = /(\d{14})_[^/]+$/.exec(path)![1]!
+  return Date.UTC(+stamp.slice(0, 4), +stamp.slice(4, 6) - 1, +stamp.slice(6, 8), +stamp.slice(8, 10), +stamp.slice(10, 12), +stamp.slice(12, 14))
+}
+
+/** routes/web.ts with the imports after its own and the fw:auth block at the end (replacing an older one). */
+function withRoutes(source: string): string {
+  let text = removeBlock(source, BEGIN, END)
+  const missing = IMPORTS.filter((line) => !text.includes(line))
+  if (missing.length > 0) {
+    const imports = [...text.matchAll(/^import\b[^;]*?['"][^'"\n]+['"];?[ \t]*$/gm)]
+    const last = imports.at(-1)
+    const at = last ? last.index + last[0].length + 1 : 0
+    text = `${text.slice(0, at)}${missing.join('\n')}\n${at === 0 ? '\n' : ''}${text.slice(at)}`
+  }
+  return `${text.trimEnd()}\n\n${stub('make-auth', 'routes.stub', {})}`
+}
+
+function withReadmeSection(source: string): string {
+  return `${removeBlock(source, README_BEGIN, README_END).trimEnd()}\n\n${stub('make-auth', 'README.stub', {})}`
+}
+
+/** The text without the lines from `begin` to `end`, both included. */
+function removeBlock(text: string, begin: string, end: string): string {
+  const start = text.indexOf(begin)
+  const stop = text.indexOf(end, start)
+  if (start === -1 || stop === -1) return text
+  return text.slice(0, start) + text.slice(stop + end.length).replace(/^\r?\n/, '')
+}
