@@ -129,7 +129,8 @@ function stampTime(path: string): number {
 /** routes/web.ts with the imports after its own and the fw:auth block at the end (replacing an older one). */
 function withRoutes(source: string): string {
   let text = removeBlock(source, BEGIN, END)
-  const missing = IMPORTS.filter((line) => !text.includes(line))
+  const hasRoute = /^import\s*\{[^}]*\bRoute\b[^}]*\}\s*from\s*['"]fw-runtime['"]/m.test(text)
+  const missing = [...(hasRoute ? [] : ["import { Route } from 'fw-runtime'"]), ...IMPORTS.filter((line) => !text.includes(line))]
   if (missing.length > 0) {
     const imports = [...text.matchAll(/^import\b[^;]*?['"][^'"\n]+['"];?[ \t]*$/gm)]
     const last = imports.at(-1)

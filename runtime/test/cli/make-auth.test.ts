@@ -1,0 +1,207 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createDatabase } from '../../src/database/createDatabase.js'
+import { createFwApp, type FwApp } from '../support/fwApp.js'
+
+const APP_FILES = [
+  'App/Auth/AuthUser.ts',
+  'App/Auth/password.ts',
+  'App/Auth/session.ts',
+  'App/Auth/validation.ts',
+  'App/Controllers/Auth/LoginController.ts',
+  'App/Controllers/Auth/MeController.ts',
+  'App/Controllers/Auth/RegisterController.ts',
+  'App/Controllers/StylesheetController.ts',
+  'App/Middleware/auth.ts',
+  'App/Middleware/csrf.ts',
+  'App/Models/AccessToken.ts',
+  'App/Models/LoginAttempt.ts',
+  'App/Models/User.ts',
+  'App/Views/auth/login.ts',
+  'App/Views/auth/me.ts',
+  'App/Views/auth/register.ts',
+  'App/Views/layout.ts',
+]
+const MIGRATIONS = [/^\d{14}_create_users_table\.ts$/, /^\d{14}_create_access_tokens_table\.ts$/, /^\d{14}_create_login_attempts_table\.ts$/]
+const ROUTES = "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' })).name('home')\n"
+
+let app: FwApp
+beforeEach(() => {
+  app = createFwApp()
+  app.write('README.md', '# My app\n\nMine.\n')
+})
+afterEach(() => app.remove())
+
+const read = (path: string) => readFileSync(join(app.dir, path), 'utf8')
+/** Every file of the app except node_modules, with its content: to check that a refusal changed nothing. */
+function snapshot(): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const entry of readdirSync(app.dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name).slice(app.dir.length + 1)
+    if (entry.isFile() && !path.startsWith('node_modules')) result[path] = read(path)
+  }
+  return result
+}
+const migrations = () => readdirSync(join(app.dir, 'database/migrations')).sort()
+
+describe('fw make:auth', () => {
+  it('writes the migrations in order, the app files, its test, and the routes block', async () => {
+    const result = await app.fw(['make:auth'])
+
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const files = migrations()
+    expect(files).toHaveLength(3)
+    files.forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
+    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/auth.test.ts']) {
+      expect(existsSync(join(app.dir, path)), path).toBe(true)
+      expect(result.stdout).toContain(`Created ${path}\n`)
+      expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
+    }
+    expect(result.stdout).toContain('Updated routes/web.ts\n')
+
+    const routes = read('routes/web.ts')
+    const lines = routes.split('\n')
+    expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
+    expect(lines.slice(1, 7)).toEqual([
+      "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
+      "import { MeController } from '../App/Controllers/Auth/MeController.js'",
+      "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
+      "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
+      "import { auth, guest } from '../App/Middleware/auth.js'",
+      "import { csrf } from '../App/Middleware/csrf.js'",
+    ])
+    expect(routes).toContain("Route.get('/', () => ({ status: 'running' })).name('home')\n\n// fw:auth begin\n")
+    expect(routes.trimEnd().endsWith('// fw:auth end')).toBe(true)
+    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "get('/me'", "get('/login'", "get('/register'"]) {
+      expect(routes).toContain(`Route.${route}`)
+    }
+    expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
+  })
+
+  it('stores hashes and SHA-256 digests only, and keeps secrets out of responses', async () => {
+    await app.fw(['make:auth'])
+
+    expect(read('App/Auth/password.ts')).toContain("['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$')")
+    expect(read('App/Auth/password.ts')).toContain('timingSafeEqual(actual, expected)')
+    expect(read('App/Models/AccessToken.ts')).toContain("randomBytes(32).toString('base64url')")
+    expect(read('App/Models/AccessToken.ts')).toContain("createHash('sha256')")
+    expect(read('App/Models/User.ts')).toContain('return { id: user.id, name: user.name, email: user.email }')
+    expect(read('App/Auth/session.ts')).toMatch(/httpOnly: true,\s+sameSite: 'Lax',\s+secure: request\.secure\(\)/)
+  })
+
+  it('creates tables that migrate and roll back on SQLite', async () => {
+    await app.fw(['make:auth'])
+
+    const migrated = await app.fw(['migrate'])
+    expect(migrated.stderr).toBe('')
+    expect(migrated.stdout.match(/^Migrated {2}/gm)).toHaveLength(3)
+    const db = createDatabase(undefined, app.dir)
+    try {
+      const tables = await db.introspection.getTables()
+      const columns = (name: string) => tables.find((table) => table.name === name)?.columns.map((column) => column.name)
+      expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'created_at', 'updated_at'])
+      expect(columns('access_tokens')).toEqual(['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'last_used_at', 'created_at', 'updated_at'])
+      expect(columns('login_attempts')).toEqual(['key', 'attempts', 'reset_at'])
+    } finally {
+      await db.destroy()
+    }
+    const rolledBack = await app.fw(['migrate:rollback'])
+    expect(rolledBack.code).toBe(0)
+    expect(rolledBack.stdout.match(/^Rolled back {2}/gm)).toHaveLength(3)
+  })
+
+  it('runs after the migrations that are already there, even one stamped in the future', async () => {
+    const future = new Date(Date.now() + 3_600_000).toISOString().replace(/\D/g, '').slice(0, 14)
+    app.write(`database/migrations/${future}_create_posts_table.ts`, 'export async function up() {}\n')
+
+    expect((await app.fw(['make:auth'])).code).toBe(0)
+
+    const files = migrations()
+    expect(files[0]).toBe(`${future}_create_posts_table.ts`)
+    files.slice(1).forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
+    const stamps = files.map((file) => file.slice(0, 14))
+    expect(new Set(stamps).size).toBe(4)
+    expect([...stamps].sort()).toEqual(stamps)
+  })
+
+  it('says auth is already installed on a second run, and changes nothing', async () => {
+    await app.fw(['make:auth'])
+    app.write('App/Models/User.ts', '// mine\n')
+    const before = snapshot()
+
+    const again = await app.fw(['make:auth'])
+
+    expect(again.code).toBe(1)
+    expect(again.stdout).toBe('')
+    expect(again.stderr).toBe('Auth is already installed (routes/web.ts has its fw:auth block); use --force to write its files again\n')
+    expect(snapshot()).toEqual(before)
+  })
+
+  it('writes nothing when one of its files is already there', async () => {
+    app.write('App/Middleware/csrf.ts', '// mine\n')
+    const before = snapshot()
+
+    const result = await app.fw(['make:auth'])
+
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('App/Middleware/csrf.ts already exists; use --force to overwrite it\n')
+    expect(snapshot()).toEqual(before)
+  })
+
+  it('refuses next to a users migration of its own, writing nothing', async () => {
+    app.write('database/migrations/20240101000000_create_users_table.ts', 'export async function up() {}\n')
+    const before = snapshot()
+
+    const result = await app.fw(['make:auth'])
+
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('A migration named create_users_table already exists in database/migrations\n')
+    expect(snapshot()).toEqual(before)
+  })
+
+  it('writes every file again with --force, keeping the migration names and one routes block', async () => {
+    await app.fw(['make:auth'])
+    const names = migrations()
+    app.write('App/Models/User.ts', '// mine\n')
+    app.write(`database/migrations/${names[0]}`, '// mine\n')
+    rmSync(join(app.dir, 'App/Middleware/csrf.ts'))
+
+    const forced = await app.fw(['make:auth', '--force'])
+
+    expect(forced.stderr).toBe('')
+    expect(forced.code).toBe(0)
+    expect(migrations()).toEqual(names)
+    expect(read(`database/migrations/${names[0]}`)).toContain(".createTable('users')")
+    expect(read('App/Models/User.ts')).toContain("export class User extends Model('users')")
+    expect(existsSync(join(app.dir, 'App/Middleware/csrf.ts'))).toBe(true)
+    const routes = read('routes/web.ts')
+    expect(routes.match(/\/\/ fw:auth begin/g)).toHaveLength(1)
+    expect(routes.match(/import \{ csrf \}/g)).toHaveLength(1)
+    expect(read('README.md').match(/<!-- fw:auth begin -->/g)).toHaveLength(1)
+  })
+
+  it('needs routes/web.ts, and takes no arguments', async () => {
+    rmSync(join(app.dir, 'routes/web.ts'))
+    const before = snapshot()
+
+    const missing = await app.fw(['make:auth'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe('routes/web.ts is missing: fw make:auth adds its routes there\n')
+    expect(snapshot()).toEqual(before)
+
+    app.write('routes/web.ts', ROUTES)
+    const extra = await app.fw(['make:auth', 'Admin'])
+    expect(extra.code).toBe(1)
+    expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force])\n')
+  })
+
+  it('puts its imports first in a routes file that has none', async () => {
+    app.write('routes/web.ts', '// No routes yet.\n')
+
+    expect((await app.fw(['make:auth'])).code).toBe(0)
+
+    expect(read('routes/web.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ LoginController \}[^\n]+\n(import [^\n]+\n){5}\n\/\/ No routes yet\.\n\n\/\/ fw:auth begin\n/)
+  })
+})
