@@ -29,12 +29,14 @@ export {
   Migrator,
   MigrationError,
   MIGRATIONS_FOLDER,
+  MIGRATIONS_TABLE,
   type Migration,
   type MigrationInfo,
   type MigrationResult,
   type MigrationRun,
   type MigratorOptions,
 } from './database/Migrator.js'
+export { MIGRATIONS_LOCK_TABLE } from './database/MigrationLock.js'
 export type { Database, Tables } from './database/Tables.js'
 export { sql, Kysely, type Generated, type Insertable, type Selectable, type Updateable, type ColumnType } from 'kysely'
 export { escapeHtml, html, raw, SafeHtml } from './view/html.js'

@@ -3,6 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from './dialectOf.js'
 
+/** The table that holds the SQLite lock row (PostgreSQL needs none). */
+export const MIGRATIONS_LOCK_TABLE = 'fw_migrations_lock'
+
 /** Key of the PostgreSQL advisory lock that `fw migrate` holds ("fw-mig" in ASCII). */
 const ADVISORY_KEY = 0x66772d6d6967n
 
@@ -35,13 +38,13 @@ function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
   const owner = `${hostname()}:${process.pid}`
   return {
     async acquire() {
-      await sql`create table if not exists fw_migrations_lock (id integer primary key, owner text not null, locked_at text not null)`.execute(
+      await sql`create table if not exists ${sql.id(MIGRATIONS_LOCK_TABLE)} (id integer primary key, owner text not null, locked_at text not null)`.execute(
         connection,
       )
       const deadline = Date.now() + timeoutMs
       const tryInsert = async () => {
         try {
-          const inserted = await sql`insert into fw_migrations_lock (id, owner, locked_at) values (1, ${owner}, ${new Date().toISOString()}) on conflict (id) do nothing`.execute(
+          const inserted = await sql`insert into ${sql.id(MIGRATIONS_LOCK_TABLE)} (id, owner, locked_at) values (1, ${owner}, ${new Date().toISOString()}) on conflict (id) do nothing`.execute(
             connection,
           )
           return inserted.numAffectedRows === 1n
@@ -53,10 +56,10 @@ function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
       }
       for (;;) {
         if (await tryInsert()) return
-        const held = await sql<{ owner: string; locked_at: string }>`select owner, locked_at from fw_migrations_lock where id = 1`.execute(connection)
+        const held = await sql<{ owner: string; locked_at: string }>`select owner, locked_at from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1`.execute(connection)
         const holder = held.rows[0]
         if (holder && isGone(holder.owner)) {
-          await sql`delete from fw_migrations_lock where id = 1 and owner = ${holder.owner}`.execute(connection)
+          await sql`delete from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1 and owner = ${holder.owner}`.execute(connection)
           continue
         }
         if (Date.now() > deadline) {
@@ -68,7 +71,7 @@ function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
       }
     },
     async release() {
-      await sql`delete from fw_migrations_lock where id = 1 and owner = ${owner}`.execute(connection)
+      await sql`delete from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1 and owner = ${owner}`.execute(connection)
     },
   }
 }

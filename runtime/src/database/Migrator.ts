@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { id } from './columns.js'
 import { dialectOf } from './dialectOf.js'
-import { migrationLock } from './MigrationLock.js'
+import { MIGRATIONS_LOCK_TABLE, migrationLock } from './MigrationLock.js'
 
 /** Where an application keeps its migrations. */
 export const MIGRATIONS_FOLDER = 'database/migrations'
@@ -93,14 +93,22 @@ export class Migrator {
     this.lockTimeout = options.lockTimeout
   }
 
-  /** Every migration, files and records together, by name. */
-  async status(): Promise<MigrationInfo[]> {
-    return this.locked(async (db) => {
-      const recorded = new Map((await this.recorded(db)).map((row) => [row.name, row.batch]))
-      const names = new Set([...this.files().map((file) => file.name), ...recorded.keys()])
-      const onDisk = new Set(this.files().map((file) => file.name))
-      return [...names].sort().map((name) => ({ name, batch: recorded.get(name), hasFile: onDisk.has(name) }))
-    })
+  /**
+   * Every migration, files and records together, by name. `readOnly` reads the records without taking
+   * the lock or creating the table (none yet means nothing ran): for a page of a running application.
+   *
+   * @example
+   * ```ts
+   * const pending = (await new Migrator({ db: db() }).status({ readOnly: true })).filter((m) => m.batch === undefined)
+   * ```
+   */
+  async status(options: { readOnly?: boolean } = {}): Promise<MigrationInfo[]> {
+    const rows = options.readOnly ? await this.recordedIfAny() : await this.locked((db) => this.recorded(db))
+    const recorded = new Map(rows.map((row) => [row.name, row.batch]))
+    const files = this.files().map((file) => file.name)
+    const names = new Set([...files, ...recorded.keys()])
+    const onDisk = new Set(files)
+    return [...names].sort().map((name) => ({ name, batch: recorded.get(name), hasFile: onDisk.has(name) }))
   }
 
   /** Applies every pending migration as one new batch. */
@@ -220,6 +228,11 @@ export class Migrator {
       .execute()
   }
 
+  private async recordedIfAny(): Promise<Recorded[]> {
+    const tables = await this.db.introspection.getTables()
+    return tables.some((table) => table.name === MIGRATIONS_TABLE) ? this.recorded(this.db) : []
+  }
+
   private async recorded(db: Kysely<any>): Promise<Recorded[]> {
     return db.selectFrom(MIGRATIONS_TABLE).select(['name', 'batch']).orderBy('batch').orderBy('name').execute() as Promise<Recorded[]>
   }
@@ -269,7 +282,7 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
     for (const table of tables.rows) await sql`drop table if exists ${sql.id(table.name)} cascade`.execute(db)
     return
   }
-  const objects = await sql<{ name: string; type: string }>`select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' and name != 'fw_migrations_lock'`.execute(db)
+  const objects = await sql<{ name: string; type: string }>`select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' and name != ${MIGRATIONS_LOCK_TABLE}`.execute(db)
   await sql`pragma foreign_keys = off`.execute(db)
   try {
     for (const object of objects.rows) {

@@ -2,6 +2,8 @@ import type { GroupOptions, Router } from './Router.js'
 import type { RouteDefinition, RouteHandler } from './RouteDefinition.js'
 
 let current: Router | undefined
+/** The router that loaded a routes file last: the application's, once it has started. */
+let loaded: Router | undefined
 
 function router(call: string): Router {
   if (!current) {
@@ -51,6 +53,18 @@ export const Route = {
   group(options: GroupOptions, routes: () => void): void {
     router('group').group(options, routes)
   },
+  /**
+   * The application's routes, at any time (not only while routes/web.ts loads): those of the router
+   * loading a routes file now, or else of the last one that loaded one. Empty before any has.
+   *
+   * @example
+   * ```ts
+   * const paths = Route.getRoutes().map((route) => `${route.methods.join('|')} ${route.pattern}`)
+   * ```
+   */
+  getRoutes(): readonly RouteDefinition[] {
+    return (current ?? loaded)?.getRoutes() ?? []
+  },
   /** The router that routes files register on now (set by `loadRoutesFromFile`), or undefined. */
   current(): Router | undefined {
     return current
@@ -58,5 +72,6 @@ export const Route = {
   /** Points the facade at a router; `loadRoutesFromFile` does this around the import. */
   setRouter(target: Router | undefined): void {
     current = target
+    if (target) loaded = target
   },
 }
