@@ -1,5 +1,6 @@
 import { makeAuth } from '../../../generators/make-auth/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
+import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
 import type { Command } from './Command.js'
@@ -18,6 +19,7 @@ export const commands: readonly Command[] = [
   makeController,
   makeModel,
   makeMigration,
+  makeDash,
   makeAuth,
   migrate,
   migrateRollback,

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
+import { classPath, kebabCase } from '../../runtime/src/cli/generate/names.js'
+import { stub } from '../../runtime/src/cli/generate/stub.js'
+import { writeFiles, type GeneratedFile } from '../../runtime/src/cli/generate/writeFiles.js'
+
+const ROUTES = 'routes/web.ts'
+/** Where make:auth may define `currentUser` (the contract allows either). */
+const CURRENT_USER_MODULES = ['App/Auth/AuthUser.ts', 'App/Models/User.ts']
+
+/** The files of a dashboard named `name` (PascalCase), in the order they are reported. */
+function dashboardFiles(values: Record<string, string>, withTest: boolean): GeneratedFile[] {
+  const { name, camel, kebab } = values as { name: string; camel: string; kebab: string }
+  const files: [string, string][] = [
+    [`App/Policies/${name}Policy.ts`, 'policy.stub'],
+    [`App/Middleware/${camel}Dashboard.ts`, 'middleware.stub'],
+    [`App/Controllers/${name}/OverviewController.ts`, 'OverviewController.stub'],
+    [`App/Controllers/${name}/TableController.ts`, 'TableController.stub'],
+    [`App/Controllers/${name}/StylesheetController.ts`, 'StylesheetController.stub'],
+    [`App/Controllers/${name}/schema.ts`, 'schema.stub'],
+    [`App/Controllers/${name}/fields.ts`, 'fields.stub'],
+    [`App/Controllers/${name}/page.ts`, 'page.stub'],
+    [`App/Views/${name}/urls.ts`, 'views/urls.stub'],
+    [`App/Views/${name}/layout.ts`, 'views/layout.stub'],
+    [`App/Views/${name}/values.ts`, 'views/values.stub'],
+    [`App/Views/${name}/overview.ts`, 'views/overview.stub'],
+    [`App/Views/${name}/tableList.ts`, 'views/tableList.stub'],
+    [`App/Views/${name}/row.ts`, 'views/row.stub'],
+    [`App/Views/${name}/rowForm.ts`, 'views/rowForm.stub'],
+    [`App/Views/${name}/confirmDelete.ts`, 'views/confirmDelete.stub'],
+    [`App/Views/${name}/errors.ts`, 'views/errors.stub'],
+    [`public/css/${kebab}.css`, 'dashboard.css.stub'],
+  ]
+  if (withTest) files.push([`tests/${name}/dashboard.test.ts`, 'dashboard.test.stub'])
+  return files.map(([path, file]) => ({ path, content: stub('make-dash', file, values) }))
+}
+
+/** The import lines the routes block needs, placed after the last import at the top of routes/web.ts. */
+function routeImports(name: string, camel: string): string[] {
+  return [
+    `import { OverviewController as ${name}OverviewController } from '../App/Controllers/${name}/OverviewController.js'`,
+    `import { StylesheetController as ${name}StylesheetController } from '../App/Controllers/${name}/StylesheetController.js'`,
+    `import { TableController as ${name}TableController } from '../App/Controllers/${name}/TableController.js'`,
+    `import { ${camel}Dashboard } from '../App/Middleware/${camel}Dashboard.js'`,
+  ]
+}
+
+/** routes/web.ts with the dashboard's imports and its marked block (replacing an earlier block of the same name). */
+function withRoutes(source: string, name: string, values: Record<string, string>): string {
+  const begin = `// fw:dash ${name} begin`
+  const end = `// fw:dash ${name} end`
+  const block = stub('make-dash', 'routes.stub', values).trimEnd()
+  let text = source
+  const at = text.indexOf(begin)
+  if (at !== -1) {
+    const stop = text.indexOf(end, at)
+    if (stop === -1) throw new CommandError(`${ROUTES} has "${begin}" without "${end}": fix the markers or remove the block`)
+    text = text.slice(0, at).trimEnd() + '\n' + text.slice(stop + end.length).replace(/^\n*/, '')
+  }
+  const lines = text.split('\n')
+  const missing = routeImports(name, values.camel!).filter((line) => !lines.includes(line))
+  let lastImport = -1
+  for (const [index, line] of lines.entries()) {
+    if (/^import\s/.test(line)) lastImport = index
+    else if (lastImport !== -1 && line.trim() !== '' && !/^\s/.test(line) && !/^[}'"]/.test(line)) break
+  }
+  // A multi-line import ends at the line that closes it.
+  while (lastImport !== -1 && lastImport + 1 < lines.length && !/from\s+['"][^'"]+['"]/.test(lines[lastImport]!)) lastImport++
+  lines.splice(lastImport + 1, 0, ...missing)
+  return lines.join('\n').trimEnd() + '\n\n' + block + '\n'
+}
+
+/** The env file with an ADMIN_EMAILS line appended when it has none; undefined when nothing changes. */
+function withAdminEmails(path: string): string | undefined {
+  if (!existsSync(path)) return undefined
+  const text = readFileSync(path, 'utf8')
+  if (/^\s*ADMIN_EMAILS\s*=/m.test(text)) return undefined
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n'
+  return `${text}${separator}\n# Who may open the dashboards of fw make:dash: comma-separated email addresses.\nADMIN_EMAILS=\n`
+}
+
+/** The module, relative to the application, that exports make:auth's `currentUser(request)`. */
+function currentUserModule(cwd: string): string | undefined {
+  return CURRENT_USER_MODULES.find((path) => {
+    const file = join(cwd, path)
+    return existsSync(file) && /export\s+(async\s+)?function\s+currentUser\b/.test(readFileSync(file, 'utf8'))
+  })
+}
+
+/** `fw make:dash Admin` */
+export const makeDash: Command = {
+  name: 'make:dash',
+  summary: 'Create an admin dashboard over the database, behind make:auth sign-in',
+  usage: 'make:dash <Name> [--force]',
+  details: [
+    'Mounts the dashboard at the kebab-case name (Admin → /admin): an overview, and every table of the',
+    'database with search, sort, pagination, a row view and forms to create, edit and delete rows.',
+    'Writes App/Controllers/<Name>/, App/Views/<Name>/, App/Policies/<Name>Policy.ts,',
+    'App/Middleware/<name>Dashboard.ts, public/css/<name>.css, a test, and a marked block in routes/web.ts.',
+    'Needs fw make:auth first. Who may enter: App/Policies/<Name>Policy.ts (ADMIN_EMAILS in .env by default).',
+    '--force  overwrite the files and the routes block of an earlier run',
+  ],
+  arguments: 1,
+  options: { force: { type: 'boolean', short: 'f' } },
+  async run({ positionals, values: options, cwd }) {
+    const input = positionals[0]!
+    const { folders, className: name } = classPath(input, 'dashboard', 'Admin')
+    if (folders.length > 0) throw new CommandError(`"${input}" is not a valid dashboard name: use one PascalCase word such as Admin`)
+    const force = options.force === true
+    const routesFile = join(cwd, ROUTES)
+    if (!existsSync(routesFile)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
+    const routes = readFileSync(routesFile, 'utf8')
+    if (!existsSync(join(cwd, 'App/Middleware/auth.ts')) || !routes.includes('// fw:auth begin')) {
+      throw new CommandError(`The ${name} dashboard needs sign-in: run "fw make:auth" first, then "fw make:dash ${name}"`)
+    }
+    const userModule = currentUserModule(cwd)
+    if (!userModule) throw new CommandError(`make:auth's currentUser() was not found in ${CURRENT_USER_MODULES.join(' or ')}: run "fw make:auth --force" to restore it`)
+    if (routes.includes(`// fw:dash ${name} begin`) && !force) {
+      throw new CommandError(`The ${name} dashboard is already installed (see ${ROUTES}); use --force to write it again`)
+    }
+
+    const kebab = kebabCase(name)
+    const values = {
+      name,
+      kebab,
+      camel: name[0]!.toLowerCase() + name.slice(1),
+      path: `/${kebab}`,
+      flashCookie: `${kebab.replace(/-/g, '_')}_flash`,
+      // make:auth's currentUser(), from a folder two levels into App/ (Controllers/<Name>) and from one level.
+      authUserDeep: `../../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
+      authUserShallow: `../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
+    }
+    const files = dashboardFiles(values, existsSync(join(cwd, 'tests/server.ts')))
+    const edits: { path: string; content: string }[] = [{ path: ROUTES, content: withRoutes(routes, name, values) }]
+    for (const env of ['.env.example', '.env']) {
+      const content = withAdminEmails(join(cwd, env))
+      if (content !== undefined) edits.push({ path: env, content })
+    }
+
+    writeFiles(cwd, files, force)
+    const originals = edits.map((edit) => readFileSync(join(cwd, edit.path), 'utf8'))
+    try {
+      for (const edit of edits) writeFileSync(join(cwd, edit.path), edit.content)
+    } catch (error) {
+      for (const [index, edit] of edits.entries()) writeFileSync(join(cwd, edit.path), originals[index]!)
+      if (!force) for (const file of files) rmSync(join(cwd, file.path), { force: true })
+      throw new CommandError(`Could not update ${ROUTES} or .env: ${(error as Error).message}`)
+    }
+    for (const file of files) console.log(`Created ${file.path}`)
+    for (const edit of edits) console.log(`Updated ${edit.path}`)
+    console.log(`The ${name} dashboard is at ${values.path}: add your email to ADMIN_EMAILS in .env, run "fw migrate", then open it.`)
+  },
+}
