@@ -307,8 +307,7 @@ export class Router {
     } else {
       const [Controller, method] = handler
       core = async (request) => {
-        const scope = this.container.createScope().instance('request', request)
-        const controller = scope.make(Controller) as Record<string, (...args: unknown[]) => unknown>
+        const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
         return toResponse(await controller[method]!(request, ...routeValues(route, request)), route)
       }
     }
@@ -326,6 +325,27 @@ export class Router {
     if (!this.debug) return Response.error('Internal Server Error', 500)
     return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
   }
+}
+
+/**
+ * What a controller's constructor receives: the cradle of a request scope holding `request`, as
+ * `container.createScope().instance('request', request).make(Controller)` would pass it, except that the
+ * scope is only created when the constructor (or a method later) reads from it. A controller without
+ * dependencies, the common case, costs no awilix scope per request.
+ */
+function requestCradle(container: Container, request: Request): object {
+  let cradle: object | undefined
+  const open = () => (cradle ??= container.createScope().instance('request', request).awilix.cradle)
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => Reflect.get(open(), key),
+      has: (_, key) => Reflect.has(open(), key),
+      set: (_, key, value) => Reflect.set(open(), key, value),
+      ownKeys: () => Reflect.ownKeys(open()),
+      getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(open(), key),
+    },
+  )
 }
 
 function routeValues(route: RouteDefinition, request: Request): string[] {
