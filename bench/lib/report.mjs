@@ -31,6 +31,7 @@ export function summarize(samples, servers, baselineId) {
           errors: list.reduce((sum, s) => sum + s.errors, 0),
           non2xx: list.reduce((sum, s) => sum + s.non2xx, 0),
           mismatches: list.reduce((sum, s) => sum + s.mismatches, 0),
+          firstAnswerMs: Math.max(...list.map((s) => s.firstAnswerMs)),
           rounds: list.map((s) => ({ rps: Math.round(s.rps), p99Ms: s.p99Ms })),
         }
       }

@@ -20,7 +20,7 @@ export function freePort() {
 }
 
 /** One request on a fresh connection: `{ status, body, contentType }`, or `{ error }` when it fails. */
-export function fetchOnce(port, { method, path, requestBody }) {
+export function fetchOnce(port, { method, path, requestBody }, timeoutMs = 10_000) {
   return new Promise((resolve) => {
     const headers = requestBody ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(requestBody) } : {}
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
@@ -31,7 +31,7 @@ export function fetchOnce(port, { method, path, requestBody }) {
       )
       res.on('error', (error) => resolve({ error: error.message }))
     })
-    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')))
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
     req.on('error', (error) => resolve({ error: error.code ?? error.message }))
     req.end(requestBody)
   })
