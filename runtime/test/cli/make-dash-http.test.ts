@@ -1,0 +1,349 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDatabase } from '../../src/database/createDatabase.js'
+import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
+import { startPostgres, type TestPostgres } from '../support/postgres.js'
+
+const checkout = fileURLToPath(new URL('../../../', import.meta.url))
+
+/** A migration with a column of every kind the dashboard's forms tell apart. */
+const POSTS_MIGRATION = `import { id, timestamps, type Kysely } from 'fw-runtime'
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('posts')
+    .$call(id(db))
+    .addColumn('title', 'varchar(20)', (column) => column.notNull())
+    .addColumn('body', 'text')
+    .addColumn('views', 'integer', (column) => column.notNull().defaultTo(0))
+    .addColumn('published', 'boolean', (column) => column.notNull().defaultTo(false))
+    .addColumn('published_on', 'date')
+    .addColumn('rating', 'real')
+    .addColumn('meta', 'json')
+    .$call(timestamps())
+    .execute()
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('posts').execute()
+}
+`
+
+/** A client that keeps cookies like a browser (no redirects followed, so tests see them). */
+class Browser {
+  private readonly cookies = new Map<string, string>()
+  constructor(private readonly base: string) {}
+
+  async get(path: string, accept = 'text/html'): Promise<Response> {
+    return this.send(path, { headers: { accept } })
+  }
+
+  async post(path: string, fields: Record<string, string>): Promise<Response> {
+    return this.send(path, {
+      method: 'POST',
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    })
+  }
+
+  /** GETs a page with a form and posts it back with the form's CSRF token. */
+  async submit(formPage: string, action: string, fields: Record<string, string>): Promise<Response> {
+    const page = await (await this.get(formPage)).text()
+    const token = /name="_token" value="([^"]+)"/.exec(page)?.[1]
+    if (!token) throw new Error(`${formPage} has no _token field:\n${page}`)
+    return this.post(action, { _token: token, ...fields })
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name)
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Response> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+    const response = await fetch(this.base + path, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie } })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const at = pair!.indexOf('=')
+      const name = pair!.slice(0, at)
+      if (/Max-Age=0/i.test(line)) this.cookies.delete(name)
+      else this.cookies.set(name, pair!.slice(at + 1))
+    }
+    return response
+  }
+}
+
+/** The cells of one column of a list page's rows (0 is the Open link, 1 the id, 2 the title). */
+function column(page: string, index: number): string[] {
+  const body = /<tbody>([^]*?)<\/tbody>/.exec(page)?.[1] ?? ''
+  return [...body.matchAll(/<tr>([^]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td[^>]*>([^]*?)<\/td>/g)][index]?.[1] ?? '')
+}
+
+function startApp(dir: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
+    cwd: dir,
+    env: cleanEnv({ ...env, PORT: '0', HOST: '127.0.0.1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      if (url) resolve({ url, child })
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`The app exited with ${code}:\n${output}`)))
+  })
+}
+
+const backends: { name: string; start(): Promise<{ env: NodeJS.ProcessEnv; stop(): void }> }[] = [
+  { name: 'SQLite', start: async () => ({ env: {}, stop() {} }) },
+  {
+    name: 'PostgreSQL',
+    async start() {
+      const postgres: TestPostgres = await startPostgres()
+      return { env: { DATABASE_URL: postgres.url }, stop: () => postgres.stop() }
+    },
+  },
+]
+
+describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
+  let app: FwApp
+  let server: { url: string; child: ChildProcess }
+  let stopDatabase: () => void
+  let env: NodeJS.ProcessEnv
+  let admin: Browser
+  let someone: Browser
+
+  beforeAll(async () => {
+    const database = await backend.start()
+    stopDatabase = database.stop
+    env = { ...database.env, ADMIN_EMAILS: 'ada@example.com' }
+    app = createFwApp()
+    symlinkSync(join(checkout, 'node_modules/tsx'), join(app.dir, 'node_modules/tsx'), 'dir')
+    expect((await app.fw(['make:auth'])).code).toBe(0)
+    expect((await app.fw(['make:dash', 'Admin'])).code).toBe(0)
+    app.write('database/migrations/20990101000000_create_posts_table.ts', POSTS_MIGRATION)
+    const migrated = await app.fw(['migrate'], env)
+    expect(migrated.stderr).toBe('')
+    server = await startApp(app.dir, env)
+    admin = new Browser(server.url)
+    someone = new Browser(server.url)
+    for (const [browser, name, email] of [[admin, 'Ada', 'ada@example.com'], [someone, 'Eve', 'eve@example.com']] as const) {
+      const registered = await browser.submit('/register', '/register', { name, email, password: 'correct horse battery staple' })
+      expect(registered.status).toBe(303)
+      expect(browser.cookie('fw_session')).toBeDefined()
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve))
+      server.child.kill('SIGTERM')
+      await exited
+    }
+    app?.remove()
+    stopDatabase?.()
+  })
+
+  /** Rows put in straight through the database, as other code of the application would. */
+  async function insertPosts(rows: Record<string, unknown>[]): Promise<void> {
+    const db = createDatabase(env.DATABASE_URL, app.dir)
+    try {
+      await db.insertInto('posts').values(rows).execute()
+    } finally {
+      await db.destroy()
+    }
+  }
+
+  it('sends a guest to sign in and a JSON client gets 401', async () => {
+    const guest = new Browser(server.url)
+    const page = await guest.get('/admin/tables/posts?q=x')
+    expect(page.status).toBe(302)
+    expect(page.headers.get('location')).toBe(`/login?redirect=${encodeURIComponent('/admin/tables/posts?q=x')}`)
+    expect((await guest.get('/admin', 'application/json')).status).toBe(401)
+  })
+
+  it('answers a signed-in user outside ADMIN_EMAILS 403, without naming any table', async () => {
+    const page = await someone.get('/admin')
+    expect(page.status).toBe(403)
+    const body = await page.text()
+    expect(body).toContain('eve@example.com')
+    expect(body).not.toContain('posts')
+    expect((await someone.get('/admin/tables/posts')).status).toBe(403)
+    const json = await someone.get('/admin', 'application/json')
+    expect(json.status).toBe(403)
+    expect(await json.json()).toEqual({ error: 'Forbidden' })
+  })
+
+  it('shows the overview: tables with row counts, migrations, routes and versions, never the bookkeeping tables', async () => {
+    const response = await admin.get('/admin')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const page = await response.text()
+    expect(page).toMatch(/<a href="\/admin\/tables\/users">users<\/a><\/td><td class="num">2<\/td>/)
+    expect(page).toMatch(/<a href="\/admin\/tables\/posts">posts<\/a><\/td><td class="num">0<\/td>/)
+    expect(page).toContain('4 ran, 0 pending')
+    expect(page).toContain('<code>20990101000000_create_posts_table</code></td><td>Ran in batch 1')
+    expect(page).toContain('<code>/admin/tables/{table}/rows/{id}/delete</code>')
+    expect(page).toContain('TableController@destroy')
+    expect(page).toContain(`<dt>Node.js</dt><dd>${process.version}</dd>`)
+    expect(page).toContain('<dt>Application</dt><dd>fw-test-app')
+    expect(page).toContain(`<dt>Database</dt><dd>${backend.name}</dd>`)
+    expect(page).not.toMatch(/fw_migrations/)
+    expect((await admin.get('/admin/tables/fw_migrations')).status).toBe(404)
+  })
+
+  it('creates a row through the form: typed checks first, then a flash message shown once', async () => {
+    const invalid = await admin.submit('/admin/tables/posts/create', '/admin/tables/posts', {
+      'fields[title]': 'x'.repeat(21),
+      'fields[views]': 'many',
+      'fields[published]': '1',
+      'fields[published_on]': '2024-13-45',
+      'fields[rating]': 'high',
+      'fields[meta]': '{not json',
+    })
+    expect(invalid.status).toBe(422)
+    const form = await invalid.text()
+    for (const message of [
+      'Enter a whole number, such as 42.',
+      'Enter a date as YYYY-MM-DD.',
+      'Enter a number, such as 3.14.',
+      'Enter valid JSON',
+    ]) {
+      expect(form).toContain(message)
+    }
+    expect(form).toContain('value="many"')
+
+    // SQLite reports varchar(20) to introspection, so the form checks the length; PostgreSQL reports
+    // only "varchar", and the database itself refuses the value, which the form shows.
+    const long = await admin.submit('/admin/tables/posts/create', '/admin/tables/posts', { 'fields[title]': 'x'.repeat(21) })
+    expect(long.status).toBe(422)
+    expect(await long.text()).toContain(
+      backend.name === 'SQLite' ? 'Use at most 20 characters (this has 21).' : 'The database refused the row: value too long for type character varying(20)',
+    )
+
+    const missing = await admin.submit('/admin/tables/posts/create', '/admin/tables/posts', { 'fields[title]': '' })
+    expect(missing.status).toBe(422)
+    expect(await missing.text()).toContain('title: This field is required.')
+
+    const created = await admin.submit('/admin/tables/posts/create', '/admin/tables/posts', {
+      'fields[title]': 'Hello dashboard',
+      'fields[body]': '<script>alert("x")</script>',
+      'fields[views]': '',
+      'fields[published]': '1',
+      'fields[published_on]': '2024-02-29',
+      'fields[rating]': '4.5',
+      'fields[meta]': '{"tags": ["a"]}',
+    })
+    expect(created.status).toBe(303)
+    expect(created.headers.get('location')).toBe('/admin/tables/posts/rows/1')
+    const row = await admin.get('/admin/tables/posts/rows/1')
+    const view = await row.text()
+    expect(view).toContain('<p class="flash" role="status">Created row 1 in posts.</p>')
+    expect(view).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;')
+    expect(view).not.toContain('<script>')
+    expect(view).toMatch(/<dt>views <span class="muted">[^<]+<\/span><\/dt><dd>0<\/dd>/)
+    expect(view).toMatch(/<dt>published <span class="muted">[^<]+<\/span><\/dt><dd><span class="bool">Yes<\/span><\/dd>/)
+    expect(view).toContain('<time datetime="2024-02-29">2024-02-29</time>')
+    expect(view).toMatch(/<pre>\{\n  &quot;tags&quot;: \[\n    &quot;a&quot;\n  \]\n\}<\/pre>/)
+    expect(await (await admin.get('/admin/tables/posts/rows/1')).text()).not.toContain('class="flash"')
+  })
+
+  it('refuses a form without the CSRF token', async () => {
+    const response = await admin.post('/admin/tables/posts', { 'fields[title]': 'forged' })
+    expect(response.status).toBe(419)
+    const list = await (await admin.get('/admin/tables/posts?q=forged')).text()
+    expect(list).toContain('No row matches.')
+  })
+
+  it('searches any column ignoring case, with % and _ taken literally, and sorts by any column', async () => {
+    await insertPosts([
+      { title: 'Zebra 100%', views: 3 },
+      { title: 'alpha_beta', views: 7 },
+      { title: 'alphaXbeta', views: 5, body: 'NEEDLE in a haystack' },
+    ])
+    const titles = async (query: string) => column(await (await admin.get(`/admin/tables/posts${query}`)).text(), 2)
+    expect(await titles('?q=needle')).toEqual(['alphaXbeta'])
+    expect(await titles('?q=a_b')).toEqual(['alpha_beta'])
+    expect(await titles('?q=100%25')).toEqual(['Zebra 100%'])
+    expect(await titles('?sort=views&dir=desc')).toEqual(['alpha_beta', 'alphaXbeta', 'Zebra 100%', 'Hello dashboard'])
+    expect(await titles('?sort=title')).toEqual(['Hello dashboard', 'Zebra 100%', 'alphaXbeta', 'alpha_beta'].sort((a, b) => (a < b ? -1 : 1)))
+    // A sort column that is not one of the table's is ignored, never put into SQL.
+    const injected = await admin.get(`/admin/tables/posts?sort=${encodeURIComponent('title; drop table posts --')}`)
+    expect(injected.status).toBe(200)
+    expect(await titles('')).toHaveLength(4)
+  })
+
+  it('pages through many rows', async () => {
+    await insertPosts(Array.from({ length: 30 }, (_, i) => ({ title: `Bulk ${String(i).padStart(2, '0')}` })))
+    const first = await (await admin.get('/admin/tables/posts')).text()
+    expect(first).toContain('34 rows')
+    expect(first).toContain('Page 1 of 2')
+    expect(first).toContain('<a href="/admin/tables/posts?page=2" rel="next">Next</a>')
+    const second = await (await admin.get('/admin/tables/posts?page=2')).text()
+    expect(second.match(/Open<span class="visually-hidden">/g)).toHaveLength(9)
+    expect(second).toContain('<a href="/admin/tables/posts?page=1" rel="prev">Previous</a>')
+  })
+
+  it('edits a row, and deletes it only after the confirmation page', async () => {
+    const edit = await (await admin.get('/admin/tables/posts/rows/1/edit')).text()
+    expect(edit).toContain('value="Hello dashboard"')
+    expect(edit).toContain('<option value="1" selected>Yes</option>')
+    const saved = await admin.submit('/admin/tables/posts/rows/1/edit', '/admin/tables/posts/rows/1', {
+      'fields[title]': 'Hello again',
+      'fields[body]': '',
+      'fields[views]': '12',
+      'fields[published]': '0',
+      'fields[published_on]': '',
+      'fields[rating]': '',
+      'fields[meta]': '',
+    })
+    expect(saved.status).toBe(303)
+    const view = await (await admin.get('/admin/tables/posts/rows/1')).text()
+    expect(view).toContain('Saved row 1 of posts.')
+    expect(view).toContain('Hello again')
+    expect(view).toMatch(/<dt>body <span class="muted">[^<]+<\/span><\/dt><dd><span class="null">null<\/span><\/dd>/)
+    expect(view).toContain('<span class="bool">No</span>')
+
+    const confirm = await (await admin.get('/admin/tables/posts/rows/1/delete')).text()
+    expect(confirm).toContain('Delete posts · row 1?')
+    expect((await admin.get('/admin/tables/posts/rows/1')).status).toBe(200)
+    const deleted = await admin.submit('/admin/tables/posts/rows/1/delete', '/admin/tables/posts/rows/1/delete', {})
+    expect(deleted.status).toBe(303)
+    expect(deleted.headers.get('location')).toBe('/admin/tables/posts')
+    expect(await (await admin.get('/admin/tables/posts')).text()).toContain('Deleted row 1 from posts.')
+    expect((await admin.get('/admin/tables/posts/rows/1')).status).toBe(404)
+  })
+
+  it('answers unknown tables and rows 404, and shows what the database refuses', async () => {
+    expect((await admin.get('/admin/tables/nope')).status).toBe(404)
+    expect((await admin.get('/admin/tables/posts/rows/999')).status).toBe(404)
+    expect((await admin.get('/admin/tables/posts/rows/abc')).status).toBe(404)
+    const duplicate = await admin.submit('/admin/tables/users/create', '/admin/tables/users', {
+      'fields[name]': 'Copy',
+      'fields[email]': 'ada@example.com',
+      'fields[password_hash]': 'x',
+    })
+    expect(duplicate.status).toBe(422)
+    expect(await duplicate.text()).toContain('The database refused the row:')
+  })
+
+  it('shows a table added by a later migration without regenerating anything', async () => {
+    app.write(
+      'database/migrations/20990102000000_create_tags_table.ts',
+      "import { id, type Kysely } from 'fw-runtime'\n\nexport async function up(db: Kysely<any>) {\n  await db.schema.createTable('tags').$call(id(db)).addColumn('label', 'text').execute()\n}\n",
+    )
+    expect((await (await admin.get('/admin')).text())).toContain('4 ran, 1 pending')
+    const migrated = await app.fw(['migrate'], env)
+    expect(migrated.stderr).toBe('')
+    expect(migrated.code).toBe(0)
+    const overview = await (await admin.get('/admin')).text()
+    expect(overview).toContain('<a href="/admin/tables/tags">tags</a>')
+    expect((await admin.get('/admin/tables/tags')).status).toBe(200)
+  })
+})

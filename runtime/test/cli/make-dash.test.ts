@@ -1,0 +1,189 @@
+import { execFile } from 'node:child_process'
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFwApp, type FwApp } from '../support/fwApp.js'
+
+const checkout = fileURLToPath(new URL('../../../', import.meta.url))
+
+let app: FwApp
+beforeEach(() => {
+  app = createFwApp()
+  app.write('.env', 'APP_KEY=secret\n')
+  app.write('.env.example', 'APP_KEY=\n')
+})
+afterEach(() => app.remove())
+
+const read = (path: string) => readFileSync(join(app.dir, path), 'utf8')
+const files = (folder: string): string[] => {
+  const root = join(app.dir, folder)
+  if (!existsSync(root)) return []
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+    .sort()
+}
+/** Every file of the application outside node_modules, with its content. */
+const snapshot = () => Object.fromEntries(files('.').filter((path) => !path.startsWith('node_modules')).map((path) => [path, read(path)]))
+const count = (text: string, part: string) => text.split(part).length - 1
+
+const DASHBOARD_FILES = [
+  'App/Controllers/Admin/OverviewController.ts',
+  'App/Controllers/Admin/StylesheetController.ts',
+  'App/Controllers/Admin/TableController.ts',
+  'App/Controllers/Admin/fields.ts',
+  'App/Controllers/Admin/page.ts',
+  'App/Controllers/Admin/schema.ts',
+  'App/Middleware/adminDashboard.ts',
+  'App/Policies/AdminPolicy.ts',
+  'App/Views/Admin/confirmDelete.ts',
+  'App/Views/Admin/errors.ts',
+  'App/Views/Admin/layout.ts',
+  'App/Views/Admin/overview.ts',
+  'App/Views/Admin/row.ts',
+  'App/Views/Admin/rowForm.ts',
+  'App/Views/Admin/tableList.ts',
+  'App/Views/Admin/urls.ts',
+  'App/Views/Admin/values.ts',
+  'public/css/admin.css',
+]
+
+describe('fw make:dash without make:auth', () => {
+  it('says to run make:auth first, in one line, and writes nothing', async () => {
+    const before = snapshot()
+    const result = await app.fw(['make:dash', 'Admin'])
+
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe('The Admin dashboard needs sign-in: run "fw make:auth" first, then "fw make:dash Admin"\n')
+    expect(snapshot()).toEqual(before)
+  })
+})
+
+describe('fw make:dash after make:auth', () => {
+  beforeEach(async () => {
+    expect((await app.fw(['make:auth'])).code).toBe(0)
+  })
+
+  it('writes the dashboard, its routes block with imports at the top, and ADMIN_EMAILS', async () => {
+    const result = await app.fw(['make:dash', 'Admin'])
+
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    for (const path of DASHBOARD_FILES) expect(result.stdout).toContain(`Created ${path}\n`)
+    expect(result.stdout).toContain('Updated routes/web.ts\nUpdated .env.example\nUpdated .env\n')
+    expect(files('.').filter((path) => /Admin|admin/.test(path))).toEqual(DASHBOARD_FILES.slice().sort())
+    // The test starter's helper (tests/server.ts) is missing here, so no generated test either.
+    expect(existsSync(join(app.dir, 'tests/Admin'))).toBe(false)
+
+    const routes = read('routes/web.ts')
+    const lines = routes.split('\n')
+    const firstRoute = lines.findIndex((line) => line.startsWith('Route.'))
+    for (const line of [
+      "import { OverviewController as AdminOverviewController } from '../App/Controllers/Admin/OverviewController.js'",
+      "import { TableController as AdminTableController } from '../App/Controllers/Admin/TableController.js'",
+      "import { adminDashboard } from '../App/Middleware/adminDashboard.js'",
+    ]) {
+      expect(lines.indexOf(line)).toBeGreaterThan(-1)
+      expect(lines.indexOf(line)).toBeLessThan(firstRoute)
+    }
+    expect(routes).toMatch(/\/\/ fw:auth end\n\n\/\/ fw:dash Admin begin\n[^]*\n\/\/ fw:dash Admin end\n$/)
+    expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard }, () => {")
+    expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
+
+    expect(read('App/Middleware/adminDashboard.ts')).toContain('export const adminDashboard: Middleware[] = [auth, csrf, authorizeAdmin]')
+    expect(read('App/Policies/AdminPolicy.ts')).toContain('export function canUseAdmin(user: AuthUser): boolean {')
+    expect(read('App/Controllers/Admin/page.ts')).toContain("import { currentUser } from '../../Auth/AuthUser.js'")
+    for (const path of DASHBOARD_FILES) expect(read(path)).not.toMatch(/\{\{|\}\}/)
+    expect(read('.env')).toBe('APP_KEY=secret\n\n# Who may open the dashboards of fw make:dash: comma-separated email addresses.\nADMIN_EMAILS=\n')
+    expect(count(read('.env.example'), 'ADMIN_EMAILS=')).toBe(1)
+  })
+
+  it('mounts a two-word name at its kebab-case path, with names of its own', async () => {
+    expect((await app.fw(['make:dash', 'BackOffice'])).code).toBe(0)
+
+    const routes = read('routes/web.ts')
+    expect(routes).toContain("Route.get('/back-office/back-office.css', [BackOfficeStylesheetController, 'show'])")
+    expect(routes).toContain("Route.group({ prefix: '/back-office', middleware: backOfficeDashboard }, () => {")
+    expect(read('App/Views/BackOffice/urls.ts')).toContain("export const base = '/back-office'")
+    expect(read('App/Controllers/BackOffice/page.ts')).toContain("const FLASH = 'back_office_flash'")
+    expect(existsSync(join(app.dir, 'public/css/back-office.css'))).toBe(true)
+  })
+
+  it('writes its test where the starter has the test server helper', async () => {
+    app.write('tests/server.ts', 'export {}\n')
+
+    const result = await app.fw(['make:dash', 'Admin'])
+
+    expect(result.stdout).toContain('Created tests/Admin/dashboard.test.ts\n')
+    const test = read('tests/Admin/dashboard.test.ts')
+    expect(test).toContain("import { canUseAdmin } from '../../App/Policies/AdminPolicy.js'")
+    expect(test).toContain("fetch(`${server.url}/admin/tables/users?q=ada`")
+  })
+
+  it("passes strict tsc --noEmit with make:auth's files and the starter's tsconfig", async () => {
+    copyFileSync(join(checkout, 'template/api/tests/server.ts'), join(app.dir, 'tests/server.ts'))
+    expect((await app.fw(['make:dash', 'Admin'])).code).toBe(0)
+    symlinkSync(join(checkout, 'node_modules/vitest'), join(app.dir, 'node_modules/vitest'), 'dir')
+    const config = JSON.parse(readFileSync(join(checkout, 'template/api/tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }
+    // The types of node live in the checkout, not in this application's node_modules.
+    config.compilerOptions.typeRoots = [join(checkout, 'node_modules/@types')]
+    writeFileSync(join(app.dir, 'tsconfig.json'), JSON.stringify(config))
+
+    const tsc = join(checkout, 'node_modules/typescript/bin/tsc')
+    const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: app.dir }).catch((error: { stdout: string }) => error)
+
+    expect(result.stdout).toBe('')
+    expect(files('tests')).toContain('Admin/dashboard.test.ts')
+  }, 60_000)
+
+  it('refuses a second run in one line, changing nothing; --force writes it again without doubling anything', async () => {
+    await app.fw(['make:dash', 'Admin'])
+    app.write('App/Policies/AdminPolicy.ts', '// edited\n')
+    const before = snapshot()
+
+    const again = await app.fw(['make:dash', 'Admin'])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe('The Admin dashboard is already installed (see routes/web.ts); use --force to write it again\n')
+    expect(snapshot()).toEqual(before)
+
+    const forced = await app.fw(['make:dash', 'Admin', '--force'])
+    expect(forced).toMatchObject({ code: 0, stderr: '' })
+    expect(forced.stdout).toContain('Updated routes/web.ts\n')
+    expect(forced.stdout).not.toContain('Updated .env')
+    const routes = read('routes/web.ts')
+    expect(count(routes, '// fw:dash Admin begin')).toBe(1)
+    expect(count(routes, "import { adminDashboard } from '../App/Middleware/adminDashboard.js'")).toBe(1)
+    expect(count(routes, '// fw:auth begin')).toBe(1)
+    expect(routes).toBe(before['routes/web.ts'])
+    expect(read('App/Policies/AdminPolicy.ts')).toContain('export function canUseAdmin')
+    expect(count(read('.env'), 'ADMIN_EMAILS=')).toBe(1)
+  })
+
+  it('leaves an ADMIN_EMAILS that is already set alone', async () => {
+    app.write('.env', 'ADMIN_EMAILS=ada@example.com\n')
+
+    await app.fw(['make:dash', 'Admin'])
+
+    expect(read('.env')).toBe('ADMIN_EMAILS=ada@example.com\n')
+  })
+
+  it.each([
+    ['admin', 'a lowercase first letter'],
+    ['Admin/Users', 'a folder'],
+    ['../Admin', 'a parent folder'],
+    ['Ad-min', 'a dash'],
+    ['class', 'a reserved word'],
+  ])('refuses %j (%s) in one line and writes nothing', async (name) => {
+    const before = snapshot()
+
+    const result = await app.fw(['make:dash', name])
+
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toContain('is not a valid dashboard name')
+    expect(snapshot()).toEqual(before)
+  })
+})
