@@ -11,30 +11,30 @@ export interface Page<Row> {
 }
 
 /** The static side of a model class made by `Model(table)`. */
-export interface ModelClass<T extends keyof Tables & string> {
+export interface ModelClass<T extends keyof DB & string, DB = Tables> {
   new (): object
   /** The table this model reads and writes. */
   readonly table: T
   /** A query over the table with every column selected, to refine with kysely. */
-  query(): SelectQueryBuilder<Tables, T, Selectable<Tables[T]>>
+  query(): SelectQueryBuilder<DB, T, Selectable<DB[T]>>
   /** The row with that id, or undefined. */
-  find(id: number | string): Promise<Selectable<Tables[T]> | undefined>
+  find(id: number | string): Promise<Selectable<DB[T]> | undefined>
   /** Every row, by id. */
-  all(): Promise<Selectable<Tables[T]>[]>
+  all(): Promise<Selectable<DB[T]>[]>
   /** The rows whose column compares to the value, e.g. `where('title', '=', 'Hello')`. */
-  where<C extends keyof Selectable<Tables[T]> & string>(
+  where<C extends keyof Selectable<DB[T]> & string>(
     column: C,
     operator: ComparisonOperator,
-    value: Selectable<Tables[T]>[C] | readonly Selectable<Tables[T]>[C][] | null,
-  ): Promise<Selectable<Tables[T]>[]>
+    value: Selectable<DB[T]>[C] | readonly Selectable<DB[T]>[C][] | null,
+  ): Promise<Selectable<DB[T]>[]>
   /** Inserts a row and returns it as stored, with its id and defaults. */
-  create(values: Insertable<Tables[T]>): Promise<Selectable<Tables[T]>>
+  create(values: Insertable<DB[T]>): Promise<Selectable<DB[T]>>
   /** Changes the row with that id (and its `updated_at`, when the table has timestamps); returns it, or undefined. */
-  update(id: number | string, values: Updateable<Tables[T]>): Promise<Selectable<Tables[T]> | undefined>
+  update(id: number | string, values: Updateable<DB[T]>): Promise<Selectable<DB[T]> | undefined>
   /** Deletes the row with that id; true when there was one. */
   delete(id: number | string): Promise<boolean>
   /** One page of rows by id, with `meta` as in the seed's pagination pattern (pages count from 1). */
-  paginate(page?: number, perPage?: number): Promise<Page<Selectable<Tables[T]>>>
+  paginate(page?: number, perPage?: number): Promise<Page<Selectable<DB[T]>>>
 }
 
 export interface ModelOptions {
@@ -48,7 +48,7 @@ export interface ModelOptions {
 
 /**
  * The base of an application model: a class whose static methods query one table through kysely,
- * typed by the table's entry in `Tables`.
+ * typed by the table's entry in `Tables` (or in another table map given as `DB`).
  *
  * @example
  * ```ts
@@ -58,8 +58,8 @@ export interface ModelOptions {
  * const page = await Post.paginate(1, 10)
  * ```
  */
-export function Model<T extends keyof Tables & string>(table: T, options: ModelOptions = {}): ModelClass<T> {
-  type Row = Selectable<Tables[T]>
+export function Model<T extends keyof DB & string, DB = Tables>(table: T, options: ModelOptions = {}): ModelClass<T, DB> {
+  type Row = Selectable<DB[T]>
   const key = options.primaryKey ?? 'id'
   const timestamps = options.timestamps ?? true
   const database = options.db ?? (db as () => Kysely<any>)
@@ -71,7 +71,7 @@ export function Model<T extends keyof Tables & string>(table: T, options: ModelO
     static readonly table = table
 
     static query() {
-      return rows() as unknown as SelectQueryBuilder<Tables, T, Row>
+      return rows() as unknown as SelectQueryBuilder<DB, T, Row>
     }
 
     static async find(id: number | string): Promise<Row | undefined> {
@@ -86,14 +86,14 @@ export function Model<T extends keyof Tables & string>(table: T, options: ModelO
       return (await rows().where(column, operator, value).orderBy(key).execute()) as Row[]
     }
 
-    static async create(values: Insertable<Tables[T]>): Promise<Row> {
+    static async create(values: Insertable<DB[T]>): Promise<Row> {
       const insert = database().insertInto(name)
       // `insert … default values`: a row of nothing but defaults (id and timestamps) has no column list.
       const query = Object.keys(values).length === 0 ? insert.defaultValues() : insert.values(values)
       return (await query.returningAll().executeTakeFirstOrThrow()) as Row
     }
 
-    static async update(id: number | string, values: Updateable<Tables[T]>): Promise<Row | undefined> {
+    static async update(id: number | string, values: Updateable<DB[T]>): Promise<Row | undefined> {
       const changes = timestamps ? { ...values, updated_at: sql`CURRENT_TIMESTAMP` } : values
       return (await database()
         .updateTable(name)
@@ -123,5 +123,5 @@ export function Model<T extends keyof Tables & string>(table: T, options: ModelO
         .execute()) as Row[]
       return { data, meta: { current_page: current, per_page: size, total, last_page: Math.ceil(total / size) } }
     }
-  } as unknown as ModelClass<T>
+  } as unknown as ModelClass<T, DB>
 }

@@ -18,13 +18,12 @@ interface NotesTable {
   updated_at: Generated<string>
 }
 
-declare module '../../src/database/Tables.js' {
-  interface Tables {
-    notes: NotesTable
-  }
+// A table map of the test's own: augmenting `Tables` here would retype every other test's database.
+interface TestTables {
+  notes: NotesTable
 }
 
-class Note extends Model('notes') {
+class Note extends Model<'notes', TestTables>('notes') {
   static starred() {
     return this.where('stars', '>', 0)
   }
