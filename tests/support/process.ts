@@ -103,6 +103,9 @@ export function startServer(command: string, args: string[], options: RunOptions
       }
     }
     await exited
+    // A grandchild that outlives its parent may still hold the pipes: never let them keep the test process alive.
+    child.stdout!.destroy()
+    child.stderr!.destroy()
   }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
