@@ -1,0 +1,172 @@
+// fw make:auth in an installed application: its own tests and type check, then the whole flow over
+// HTTP on SQLite, and on PostgreSQL with two application processes sharing the database.
+import { stripVTControlCharacters } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
+import { installedApp, type InstalledApp } from './support/installedApp.js'
+import type { RunningApp } from './support/process.js'
+
+const PASSWORD = 'correct horse battery staple'
+
+interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  json: Record<string, any> | undefined
+}
+
+async function send(url: string, method: string, path: string, options: { body?: object; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers }
+  let body: string | undefined
+  if (options.body) {
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  } else if (options.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded'
+    body = new URLSearchParams(options.form).toString()
+  }
+  const response = await fetch(`${url}${path}`, { method, headers, body, redirect: 'manual' })
+  const text = await response.text()
+  const json = (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, any>) : undefined
+  return { status: response.status, headers: response.headers, text, json }
+}
+
+const asJson = (token?: string) => ({ Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) })
+
+/** `name=value` of a Set-Cookie header in the answer. */
+function cookieOf(answer: Answer, name: string): string | undefined {
+  const header = answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`))
+  return header?.split(';')[0]
+}
+
+function formToken(answer: Answer): string {
+  const token = /name="_token" value="([^"]+)"/.exec(answer.text)?.[1]
+  if (!token) throw new Error(`No _token in the page:\n${answer.text}`)
+  return token
+}
+
+/**
+ * Registers, signs in with a token and with the cookie (and its CSRF token), calls a protected route,
+ * logs out both ways, checks the revoked token and cookie fail, and trips the throttle. Requests
+ * alternate between `a` and `b`: two processes must accept each other's tokens and share the counts.
+ */
+async function authFlow(a: string, b: string, email: string): Promise<void> {
+  // Registration and tokens.
+  let r = await send(a, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD }, headers: asJson() })
+  expect([r.status, r.json?.user]).toEqual([201, { id: expect.any(Number), name: 'Ada', email }])
+  expect(r.text).not.toMatch(/password|scrypt/)
+  r = await send(b, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD }, headers: asJson() })
+  expect([r.status, r.json]).toEqual([422, { error: 'Validation failed', errors: { email: ['The email has already been taken.'] } }])
+
+  r = await send(b, 'POST', '/login', { body: { email, password: PASSWORD }, headers: asJson() })
+  expect(r.status).toBe(200)
+  const token = r.json!.token as string
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  r = await send(a, 'GET', '/me', { headers: asJson(token) })
+  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email } }])
+  r = await send(a, 'GET', '/me', { headers: asJson() })
+  expect([r.status, r.json]).toEqual([401, { error: 'Unauthenticated' }])
+
+  r = await send(a, 'POST', '/logout', { headers: asJson(token) })
+  expect(r.status).toBe(200)
+  r = await send(b, 'GET', '/me', { headers: asJson(token) })
+  expect([r.status, r.json]).toEqual([401, { error: 'Unauthenticated' }])
+
+  // A browser: the sign-in page, the cookie and the CSRF token.
+  r = await send(b, 'GET', '/me', { headers: { Accept: 'text/html' } })
+  expect([r.status, r.headers.get('location')]).toEqual([302, '/login?redirect=%2Fme'])
+  r = await send(a, 'GET', '/login?redirect=/me', { headers: { Accept: 'text/html' } })
+  expect(r.status).toBe(200)
+  const guestCookie = cookieOf(r, 'fw_csrf')!
+  const guestToken = formToken(r)
+  const fields = { email, password: PASSWORD, redirect: '/me' }
+  r = await send(b, 'POST', '/login', { form: fields, headers: { Accept: 'text/html', Cookie: guestCookie } })
+  expect(r.status).toBe(419)
+  r = await send(b, 'POST', '/login', { form: { ...fields, _token: guestToken }, headers: { Accept: 'text/html', Cookie: guestCookie } })
+  expect([r.status, r.headers.get('location')]).toEqual([303, '/me'])
+  const setCookie = r.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))!
+  expect(setCookie).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/)
+  const session = cookieOf(r, 'fw_session')!
+
+  r = await send(a, 'GET', '/me', { headers: { Accept: 'application/json', Cookie: session } })
+  expect([r.status, r.json?.user?.email]).toEqual([200, email])
+  r = await send(a, 'GET', '/me', { headers: { Accept: 'text/html', Cookie: session } })
+  const sessionToken = formToken(r)
+  r = await send(b, 'POST', '/logout', { form: {}, headers: { Accept: 'text/html', Cookie: session } })
+  expect(r.status).toBe(419)
+  r = await send(b, 'POST', '/logout', { form: { _token: sessionToken }, headers: { Accept: 'text/html', Cookie: session } })
+  expect([r.status, r.headers.get('location')]).toEqual([303, '/login'])
+  r = await send(a, 'GET', '/me', { headers: { Accept: 'application/json', Cookie: session } })
+  expect(r.status).toBe(401)
+
+  // The throttle: five failures for this email and address, counted by both processes together.
+  for (const url of [a, b, a, b, a]) {
+    r = await send(url, 'POST', '/login', { body: { email, password: 'wrong password' }, headers: asJson() })
+    expect(r.status).toBe(422)
+  }
+  for (const url of [b, a]) {
+    r = await send(url, 'POST', '/login', { body: { email, password: PASSWORD }, headers: asJson() })
+    expect(r.status).toBe(429)
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+    expect(r.json!.error).toMatch(/^Too many login attempts/)
+  }
+}
+
+describe('fw make:auth in an installed app', () => {
+  let app: InstalledApp
+  const servers: RunningApp[] = []
+  let postgres: TestPostgres | undefined
+
+  beforeAll(async () => {
+    app = await installedApp({ template: 'api' })
+  })
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()))
+    postgres?.stop()
+  })
+
+  it('generates auth; fw migrate, the app\'s npm test and tsc --noEmit pass', async () => {
+    const made = await app.runOk('npx', ['fw', 'make:auth'])
+    expect(made.stdout).toContain('Created tests/auth.test.ts')
+    const again = await app.run('npx', ['fw', 'make:auth'])
+    // The last line: npm may print its own warnings first.
+    expect([again.code, again.stderr.trim().split('\n').at(-1)]).toEqual([1, 'Auth is already installed (routes/web.ts has its fw:auth block); use --force to write its files again'])
+
+    expect((await app.runOk('npx', ['fw', 'migrate'])).stdout.match(/^Migrated {2}/gm)).toHaveLength(3)
+    const tests = await app.run('npm', ['test'])
+    expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth\.test\.ts \(10 tests\)/)
+    await app.runOk('npx', ['tsc', '--noEmit'])
+  })
+
+  it('runs the flow on SQLite, compiled as npm start runs it', async () => {
+    await app.runOk('npm', ['run', 'build'])
+    const server = await app.start(['node', 'dist/public/index.js'])
+    servers.push(server)
+
+    await authFlow(server.url, server.url, 'sqlite@example.com')
+
+    // Over https (here, as a proxy reports it) the session cookie is Secure.
+    const page = await send(server.url, 'GET', '/register', { headers: { Accept: 'text/html' } })
+    const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD }
+    const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_csrf')!, 'X-Forwarded-Proto': 'https' }
+    const registered = await send(server.url, 'POST', '/register', { form, headers })
+    expect([registered.status, registered.headers.get('location')]).toEqual([303, '/'])
+    expect(registered.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
+
+    const css = await send(server.url, 'GET', '/css/app.css')
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8'])
+  })
+
+  it('runs the flow on PostgreSQL, across two processes that share it', async () => {
+    postgres = await startPostgres()
+    const env = { DATABASE_URL: postgres.url }
+    expect((await app.runOk('npx', ['fw', 'migrate'], { env })).stdout.match(/^Migrated {2}/gm)).toHaveLength(3)
+    const [one, two] = await Promise.all([app.start(undefined, env), app.start(undefined, env)])
+    servers.push(one!, two!)
+    expect(one!.url).not.toBe(two!.url)
+
+    await authFlow(one!.url, two!.url, 'postgres@example.com')
+  })
+})
