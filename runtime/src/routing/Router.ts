@@ -226,14 +226,23 @@ export class Router {
   }
 
   /** Matches the request to a route and runs the route's pipeline: the innermost step of every request. */
-  private async route(request: Request): Promise<Response> {
+  private route(request: Request): Promise<Response> {
+    try {
+      return this.runRoute(request)
+    } catch (error) {
+      // A rejection, as from an async function, so that middleware sees the failure through `next()`.
+      return Promise.reject(error)
+    }
+  }
+
+  private runRoute(request: Request): Promise<Response> {
     const method = request.method()
     const match = this.tree.find(request.uri(), method)
     if (!match) throw new HttpError(404, 'Not Found')
     const { endpoint, values } = match
     const route = endpoint.routes.get(method) ?? (method === 'HEAD' ? endpoint.routes.get('GET') : undefined)
     if (!route) {
-      if (method === 'OPTIONS') return new Response('', 204, { Allow: endpoint.allow })
+      if (method === 'OPTIONS') return Promise.resolve(new Response('', 204, { Allow: endpoint.allow }))
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: endpoint.allow } })
     }
     if (values.length > 0) {
@@ -303,13 +312,14 @@ export class Router {
     const handler = route.handler
     let core: Pipeline
     if (typeof handler === 'function') {
-      core = async (request) => toResponse(await handler(request, ...routeValues(route, request)), route)
+      core = (request) => settle(route, () => handler(request, ...routeValues(route, request)))
     } else {
       const [Controller, method] = handler
-      core = async (request) => {
-        const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
-        return toResponse(await controller[method]!(request, ...routeValues(route, request)), route)
-      }
+      core = (request) =>
+        settle(route, () => {
+          const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
+          return controller[method]!(request, ...routeValues(route, request))
+        })
     }
     return this.compose(middleware, core, route)
   }
@@ -334,23 +344,49 @@ export class Router {
  * dependencies, the common case, costs no awilix scope per request.
  */
 function requestCradle(container: Container, request: Request): object {
-  let cradle: object | undefined
-  const open = () => (cradle ??= container.createScope().instance('request', request).awilix.cradle)
-  return new Proxy(
-    {},
-    {
-      get: (_, key) => Reflect.get(open(), key),
-      has: (_, key) => Reflect.has(open(), key),
-      set: (_, key, value) => Reflect.set(open(), key, value),
-      ownKeys: () => Reflect.ownKeys(open()),
-      getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(open(), key),
-    },
-  )
+  return new Proxy<LazyCradle>({ container, request, cradle: undefined }, lazyCradleTraps)
 }
+
+interface LazyCradle {
+  readonly container: Container
+  readonly request: Request
+  cradle: object | undefined
+}
+
+function openCradle(lazy: LazyCradle): object {
+  return (lazy.cradle ??= lazy.container.createScope().instance('request', lazy.request).awilix.cradle)
+}
+
+/** Shared by every request's proxy, so that a request allocates only the proxy and its small target. */
+const lazyCradleTraps: ProxyHandler<LazyCradle> = {
+  get: (lazy, key) => Reflect.get(openCradle(lazy), key),
+  has: (lazy, key) => Reflect.has(openCradle(lazy), key),
+  set: (lazy, key, value) => Reflect.set(openCradle(lazy), key, value),
+  ownKeys: (lazy) => Reflect.ownKeys(openCradle(lazy)),
+  getOwnPropertyDescriptor: (lazy, key) => Reflect.getOwnPropertyDescriptor(openCradle(lazy), key),
+}
+
+const NO_VALUES: string[] = []
 
 function routeValues(route: RouteDefinition, request: Request): string[] {
   // An optional parameter that is absent arrives as undefined, as in Laravel.
-  return route.paramNames.length === 0 ? [] : route.paramNames.map((name) => request.params[name] as string)
+  return route.paramNames.length === 0 ? NO_VALUES : route.paramNames.map((name) => request.params[name] as string)
+}
+
+/**
+ * Runs a handler and resolves to its Response. A handler that answers synchronously (most do) costs no
+ * extra turn of the event loop; a throw becomes a rejection, as from an async function.
+ */
+function settle(route: RouteDefinition, run: () => unknown): Promise<Response> {
+  try {
+    const result = run()
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+      return Promise.resolve(result).then((value) => toResponse(value, route))
+    }
+    return Promise.resolve(toResponse(result, route))
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }
 
 function toResponse(result: unknown, source: RouteDefinition | string): Response {
