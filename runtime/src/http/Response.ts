@@ -5,6 +5,9 @@ const LINE_BREAK = /[\r\n]/
 /** RFC 9110 token characters: what a header or cookie name may contain. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
+/** Most responses are JSON: their header is checked once here, not on every response (entries are never mutated). */
+const JSON_CONTENT_TYPE = { name: 'Content-Type', value: 'application/json' } as const
+
 export type ResponseContent = string | number | boolean | null | undefined | object
 
 export interface CookieOptions {
@@ -61,10 +64,10 @@ export class Response {
   protected headers = new Map<string, { name: string; value: string }>()
   protected cookies: string[] = []
 
-  constructor(content: ResponseContent = '', statusCode = 200, headers: Record<string, string> = {}) {
+  constructor(content: ResponseContent = '', statusCode = 200, headers?: Record<string, string>) {
     this.content = contentToString(content)
     this.statusCode = statusCode
-    for (const [key, value] of Object.entries(headers)) this.setHeader(key, value)
+    if (headers) for (const key of Object.keys(headers)) this.setHeader(key, headers[key]!)
   }
 
   /**
@@ -76,8 +79,9 @@ export class Response {
    * ```
    */
   static json(data: unknown, statusCode = 200): Response {
-    const body = JSON.stringify(data) ?? 'null'
-    return new Response(body, statusCode, { 'Content-Type': 'application/json' })
+    const response = new Response(JSON.stringify(data) ?? 'null', statusCode)
+    response.headers.set('content-type', JSON_CONTENT_TYPE)
+    return response
   }
 
   /** An HTML response: `Response.html('<h1>Hi</h1>')`. */
