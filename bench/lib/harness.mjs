@@ -44,7 +44,11 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
             }
             const load = { port: handle.port, testCase, connections, wrap: pin.wrap }
             if (warmup > 0) await runLoad(tool, { ...load, duration: warmup, check: false })
+            const cpuBefore = handle.cpuSeconds()
             const result = await runLoad(tool, { ...load, duration, check })
+            const cpuAfter = handle.cpuSeconds()
+            // CPU time per request: unlike req/s, it hardly moves when other processes share the machine.
+            result.cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests : null
             if (handle.exited) {
               failures.push(`${where}: the server exited during ${testCase.label}: ${handle.stderr.trim().split('\n').slice(-2).join(' | ')}`)
               break
@@ -57,7 +61,7 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
               failures.push(`${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`)
             }
             samples.push({ round, server: server.id, key, firstAnswerMs, ...result })
-            log(`  ${where}: ${testCase.label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms`)
+            log(`  ${where}: ${testCase.label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
           }
           const rss = handle.rssBytes()
           if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })

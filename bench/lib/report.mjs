@@ -27,6 +27,7 @@ export function summarize(samples, servers, baselineId) {
         entry.cases[key] = {
           rps: median(list.map((s) => s.rps)),
           p99Ms: median(list.map((s) => s.p99Ms)),
+          cpuUsPerRequest: median(list.map((s) => s.cpuUsPerRequest)),
           requests: list.reduce((sum, s) => sum + s.requests, 0),
           errors: list.reduce((sum, s) => sum + s.errors, 0),
           non2xx: list.reduce((sum, s) => sum + s.non2xx, 0),
@@ -43,6 +44,7 @@ export function summarize(samples, servers, baselineId) {
     for (const [key, result] of Object.entries(entry.cases)) {
       result.rpsRatio = ratio(result.rps, baseline?.cases[key]?.rps)
       result.p99Ratio = ratio(result.p99Ms, baseline?.cases[key]?.p99Ms)
+      result.cpuRatio = ratio(result.cpuUsPerRequest, baseline?.cases[key]?.cpuUsPerRequest)
     }
     entry.coldStartRatio = ratio(entry.coldStartMs['0'], baseline?.coldStartMs['0'])
   }
@@ -86,10 +88,11 @@ export function formatTables(summary, servers, caseNames, routeCounts) {
       .filter((server) => summary[server.id].cases[name])
       .map((server) => {
         const c = summary[server.id].cases[name]
-        return [server.label, int(c.rps), times(c.rpsRatio), ms(c.p99Ms), times(c.p99Ratio), int(c.errors), int(c.non2xx)]
+        return [server.label, int(c.rps), times(c.rpsRatio), ms(c.p99Ms), times(c.p99Ratio), ms(c.cpuUsPerRequest), times(c.cpuRatio), int(c.errors), int(c.non2xx)]
       })
     if (rows.length) {
-      parts.push(`**${CASES[name].label}**\n\n${table(['server', 'req/s', '× polka@next', 'p99 ms', '× polka@next', 'errors', 'non-2xx'], rows)}`)
+      const header = ['server', 'req/s', '× polka@next', 'p99 ms', '× polka@next', 'CPU µs/req', '× polka@next', 'errors', 'non-2xx']
+      parts.push(`**${CASES[name].label}**\n\n${table(header, rows)}`)
     }
   }
   if (caseNames.includes('routes') && routeCounts.length > 0) {

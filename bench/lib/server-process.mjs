@@ -84,6 +84,16 @@ export async function startServer(server, { routes, wrap }) {
         return null
       }
     },
+    /** CPU seconds (user + system) the server process has used so far; null where /proc is missing. */
+    cpuSeconds() {
+      try {
+        // Fields after the command name: state is field 3, utime 14 and stime 15, in clock ticks (100 a second).
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ')
+        return (Number(fields[11]) + Number(fields[12])) / 100
+      } catch {
+        return null
+      }
+    },
     async stop() {
       if (exit) return
       child.kill('SIGTERM')
