@@ -11,11 +11,11 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runOk } from './process.js'
+import { freePort } from '../../runtime/test/support/freePort.js'
 
 export interface Registry {
   /** `http://127.0.0.1:<port>/` */
@@ -28,17 +28,6 @@ export interface Registry {
 }
 
 const verdaccio = fileURLToPath(new URL('../../node_modules/verdaccio/bin/verdaccio', import.meta.url))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** Starts verdaccio; `localOnly` names are never looked up upstream, so a local publish always wins. */
 export async function startRegistry(localOnly: string[]): Promise<Registry> {

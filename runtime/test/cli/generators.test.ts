@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
 
@@ -9,15 +7,8 @@ beforeEach(() => {
 })
 afterEach(() => app.remove())
 
-const read = (path: string) => readFileSync(join(app.dir, path), 'utf8')
-const files = (folder: string): string[] => {
-  const root = join(app.dir, folder)
-  if (!existsSync(root)) return []
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
-    .sort()
-}
+const read = (path: string) => app.read(path)
+const files = (folder: string) => app.files(folder)
 
 describe('fw make:controller', () => {
   it('writes the controller and its test', async () => {

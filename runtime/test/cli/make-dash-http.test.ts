@@ -152,7 +152,7 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
 
   /** Rows put in straight through the database, as other code of the application would. */
   async function insertPosts(rows: Record<string, unknown>[]): Promise<void> {
-    const db = createDatabase(env.DATABASE_URL, app.dir)
+    const db = createDatabase<{ posts: Record<string, unknown> }>(env.DATABASE_URL, app.dir)
     try {
       await db.insertInto('posts').values(rows).execute()
     } finally {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -16,15 +16,8 @@ beforeEach(() => {
 })
 afterEach(() => app.remove())
 
-const read = (path: string) => readFileSync(join(app.dir, path), 'utf8')
-const files = (folder: string): string[] => {
-  const root = join(app.dir, folder)
-  if (!existsSync(root)) return []
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
-    .sort()
-}
+const read = (path: string) => app.read(path)
+const files = (folder: string) => app.files(folder)
 /** Every file of the application outside node_modules, with its content. */
 const snapshot = () => Object.fromEntries(files('.').filter((path) => !path.startsWith('node_modules')).map((path) => [path, read(path)]))
 const count = (text: string, part: string) => text.split(part).length - 1

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
@@ -8,6 +7,7 @@ import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import { PortInUseError, type RunningServer } from '../../src/server/listen.js'
 import { listenOn, readJson, servers } from '../support/servers.js'
+import { freePort } from '../support/freePort.js'
 
 const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url))
 const slowApp = fileURLToPath(new URL('../fixtures/slow-server.ts', import.meta.url))
@@ -79,17 +79,6 @@ describe.each(servers)('$name', ({ name, start }) => {
     }
   })
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 async function waitFor(check: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs

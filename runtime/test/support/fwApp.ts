@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,6 +19,10 @@ export interface FwApp {
   dir: string
   fw(args: string[], env?: NodeJS.ProcessEnv): Promise<FwResult>
   write(path: string, content: string): void
+  /** A file of the application, as text. */
+  read(path: string): string
+  /** The files below a folder of the application (relative to it, sorted); none when it does not exist. */
+  files(folder: string): string[]
   remove(): void
 }
 
@@ -48,6 +52,15 @@ export function createFwApp(): FwApp {
   return {
     dir,
     write,
+    read: (path) => readFileSync(join(dir, path), 'utf8'),
+    files: (folder) => {
+      const root = join(dir, folder)
+      if (!existsSync(root)) return []
+      return readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+        .sort()
+    },
     fw: (args, env = {}) => runFw(dir, args, env),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './freePort.js'
 
 /** A PostgreSQL server started for a test: its URL, and `stop()` which also removes its data. */
 export interface TestPostgres {
@@ -20,17 +20,6 @@ function binary(name: string): string {
     if (existsSync(path)) return path
   }
   throw new Error(`PostgreSQL's ${name} is not installed (apt-get install -y postgresql)`)
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**
