@@ -74,7 +74,9 @@ export class Request {
 
   constructor(raw: IncomingMessage) {
     this.raw = raw
-    this.requestMethod = (raw.method ?? 'GET').toUpperCase()
+    // Node's parser already gives the method in upper case; only a hand-built message may not.
+    const method = raw.method ?? 'GET'
+    this.requestMethod = method === 'GET' || method === 'POST' ? method : method.toUpperCase()
     const url = raw.url ?? '/'
     const queryAt = url.indexOf('?')
     this.path = queryAt === -1 ? url : url.slice(0, queryAt)

@@ -16,9 +16,12 @@ import { listen, toListener, type RunningServer, type ServeOptions } from './lis
 export function serve(target: Router | RequestListener, options: ServeOptions = {}): Promise<RunningServer> {
   const listener = toListener(target, options)
   const server = createServer()
-  // polka is the HTTP layer; Fw's router does the matching, so polka gets one catch-all handler.
-  const app = polka({ server, onError: (error, _req, res) => sendUnexpectedError(error, res) }).use((req, res) =>
-    listener(req, res),
-  )
+  // polka is the HTTP layer; Fw's router does the matching. Given as polka's onNoMatch (and no polka routes
+  // or middleware), the listener gets every request without polka scanning a route table first.
+  const app = polka({
+    server,
+    onNoMatch: (req, res) => listener(req, res),
+    onError: (error, _req, res) => sendUnexpectedError(error, res),
+  })
   return listen(server, app.handler as RequestListener, options)
 }
