@@ -28,7 +28,10 @@ export interface GroupOptions {
   as?: string
 }
 
-type Pipeline = (request: Request) => Promise<Response>
+/** One step of a request: the request, and the route's parameter values in path order (none outside a route). */
+type Pipeline = (request: Request, values: readonly string[]) => Promise<Response>
+
+const NO_VALUES: readonly string[] = []
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 
@@ -219,7 +222,7 @@ export class Router {
     try {
       if (request.bodyError) throw request.bodyError
       this.appPipeline ??= this.buildAppPipeline()
-      return await this.appPipeline(request)
+      return await this.appPipeline(request, NO_VALUES)
     } catch (error) {
       return this.renderError(error, request)
     }
@@ -252,7 +255,8 @@ export class Router {
     }
     let pipeline = this.pipelines.get(route)
     if (!pipeline) this.pipelines.set(route, (pipeline = this.buildRoutePipeline(route)))
-    return pipeline(request)
+    // An optional parameter that is absent is simply missing from `values`: the handler gets undefined, as in Laravel.
+    return pipeline(request, values)
   }
 
   private addRoute<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
@@ -294,11 +298,11 @@ export class Router {
    */
   private compose(middleware: Middleware[], core: Pipeline, source: RouteDefinition | string): Pipeline {
     if (middleware.length === 0) return core
-    const guarded: Pipeline = (request) => core(request).catch((error: unknown) => this.renderError(error, request))
+    const guarded: Pipeline = (request, values) => core(request, values).catch((error: unknown) => this.renderError(error, request))
     return middleware.reduceRight<Pipeline>(
-      (next, layer) => async (request) => {
+      (next, layer) => async (request, values) => {
         try {
-          return toResponse(await layer(request, () => next(request)), source)
+          return toResponse(await layer(request, () => next(request, values)), source)
         } catch (error) {
           return this.renderError(error, request)
         }
@@ -312,13 +316,13 @@ export class Router {
     const handler = route.handler
     let core: Pipeline
     if (typeof handler === 'function') {
-      core = (request) => settle(route, () => handler(request, ...routeValues(route, request)))
+      core = (request, values) => settle(route, () => handler(request, ...values))
     } else {
       const [Controller, method] = handler
-      core = (request) =>
+      core = (request, values) =>
         settle(route, () => {
           const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
-          return controller[method]!(request, ...routeValues(route, request))
+          return controller[method]!(request, ...values)
         })
     }
     return this.compose(middleware, core, route)
@@ -364,13 +368,6 @@ const lazyCradleTraps: ProxyHandler<LazyCradle> = {
   set: (lazy, key, value) => Reflect.set(openCradle(lazy), key, value),
   ownKeys: (lazy) => Reflect.ownKeys(openCradle(lazy)),
   getOwnPropertyDescriptor: (lazy, key) => Reflect.getOwnPropertyDescriptor(openCradle(lazy), key),
-}
-
-const NO_VALUES: string[] = []
-
-function routeValues(route: RouteDefinition, request: Request): string[] {
-  // An optional parameter that is absent arrives as undefined, as in Laravel.
-  return route.paramNames.length === 0 ? NO_VALUES : route.paramNames.map((name) => request.params[name] as string)
 }
 
 /**
