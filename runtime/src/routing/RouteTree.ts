@@ -15,15 +15,20 @@ export interface RouteMatch {
 
 interface Node {
   readonly children: Map<string, Node>
+  /** The same static children as a list, compared in place while there are few of them. */
+  readonly childList: { readonly segment: string; readonly node: Node }[]
   param: Node | null
   endpoint: Endpoint | null
 }
+
+/** Up to this many static children are compared in place; past it, one map lookup of the segment is cheaper. */
+const SCAN_LIMIT = 8
 
 const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/
 const NO_VALUES: string[] = []
 
 function createNode(): Node {
-  return { children: new Map(), param: null, endpoint: null }
+  return { children: new Map(), childList: [], param: null, endpoint: null }
 }
 
 function addTo(endpoint: Endpoint, method: string, route: RouteDefinition): void {
@@ -76,7 +81,10 @@ export class RouteTree {
         node = node.param
       } else {
         let child = node.children.get(segment)
-        if (!child) node.children.set(segment, (child = createNode()))
+        if (!child) {
+          node.children.set(segment, (child = createNode()))
+          node.childList.push({ segment, node: child })
+        }
         node = child
       }
     }
@@ -86,19 +94,14 @@ export class RouteTree {
 
   /** The endpoint for a path and the parameter values, or null. Throws HttpError 400 on bad percent-encoding. */
   find(rawPath: string, method: string): RouteMatch | null {
-    let path = normalizePath(rawPath)
-    let segments: string[] | undefined
-    if (path.includes('%')) {
-      segments = path.split('/').map(decodeSegment)
-      path = segments.join('/')
-    }
-    const endpoint = this.statics.get(path)
+    const path = normalizePath(rawPath)
+    const encoded = path.includes('%')
+    const endpoint = this.statics.get(encoded ? path.split('/').map(decodeSegment).join('/') : path)
     if (endpoint && (endpoint.routes.has(method) || (method === 'HEAD' && endpoint.routes.has('GET')))) {
       return { endpoint, values: NO_VALUES }
     }
-    segments ??= path.split('/')
     const values: string[] = []
-    const found = walk(this.root, segments, 1, values)
+    const found = walk(this.root, path, 1, encoded, values)
     if (found && (!endpoint || found.routes.has(method) || (method === 'HEAD' && found.routes.has('GET')))) {
       return { endpoint: found, values }
     }
@@ -121,19 +124,37 @@ export class RouteTree {
   }
 }
 
-function walk(node: Node, segments: string[], index: number, values: string[]): Endpoint | null {
-  if (index === segments.length) return node.endpoint
-  const segment = segments[index]!
-  const child = node.children.get(segment)
+/**
+ * Matches the path from `start` (just past a `/`) on, one segment at a time, in the string as it is:
+ * no split, and no substring for a static segment while a node has few children. A percent-encoded
+ * path is decoded segment by segment, so that `%2F` stays inside its segment.
+ */
+function walk(node: Node, path: string, start: number, encoded: boolean, values: string[]): Endpoint | null {
+  if (start > path.length) return node.endpoint
+  let end = path.indexOf('/', start)
+  if (end === -1) end = path.length
+  const segment = encoded ? decodeSegment(path.slice(start, end)) : undefined
+  const child = segment !== undefined ? node.children.get(segment) : staticChild(node, path, start, end)
   if (child) {
-    const found = walk(child, segments, index + 1, values)
+    const found = walk(child, path, end + 1, encoded, values)
     if (found) return found
   }
-  if (node.param && segment !== '') {
-    values.push(segment)
-    const found = walk(node.param, segments, index + 1, values)
+  if (node.param && end > start) {
+    values.push(segment ?? path.slice(start, end))
+    const found = walk(node.param, path, end + 1, encoded, values)
     if (found) return found
     values.pop()
   }
   return null
+}
+
+function staticChild(node: Node, path: string, start: number, end: number): Node | undefined {
+  const list = node.childList
+  if (list.length > SCAN_LIMIT) return node.children.get(path.slice(start, end))
+  const length = end - start
+  for (let i = 0; i < list.length; i++) {
+    const { segment, node: child } = list[i]!
+    if (segment.length === length && path.startsWith(segment, start)) return child
+  }
+  return undefined
 }
