@@ -28,8 +28,12 @@ export interface GroupOptions {
   as?: string
 }
 
-/** One step of a request: the request, and the route's parameter values in path order (none outside a route). */
-type Pipeline = (request: Request, values: readonly string[]) => Promise<Response>
+/**
+ * One step of a request: the request, and the route's parameter values in path order (none outside a route).
+ * A step that can answer at once returns the Response itself (no promise, no turn of the event loop);
+ * it may also throw, which `dispatch` and the middleware layers turn into an error response.
+ */
+type Pipeline = (request: Request, values: readonly string[]) => Response | Promise<Response>
 
 const NO_VALUES: readonly string[] = []
 
@@ -218,34 +222,38 @@ export class Router {
    * Answers a request. Always resolves to a Response and never throws: no route is a 404, a wrong
    * method a 405 with `Allow`, an HttpError its own status, anything else a 500.
    */
-  async dispatch(request: Request): Promise<Response> {
+  dispatch(request: Request): Promise<Response> {
+    return this.answer(this.application, request, NO_VALUES)
+  }
+
+  /** The whole application as one step: the body's error if reading it failed, else global middleware around the router. */
+  private readonly application: Pipeline = (request, values) => {
+    if (request.bodyError) throw request.bodyError
+    this.appPipeline ??= this.buildAppPipeline()
+    return this.appPipeline(request, values)
+  }
+
+  /** Runs a step and resolves to its Response, or to the error response for whatever it threw or rejected with. */
+  private answer(step: Pipeline, request: Request, values: readonly string[]): Promise<Response> {
+    let result: Response | Promise<Response>
     try {
-      if (request.bodyError) throw request.bodyError
-      this.appPipeline ??= this.buildAppPipeline()
-      return await this.appPipeline(request, NO_VALUES)
+      result = step(request, values)
     } catch (error) {
-      return this.renderError(error, request)
+      return Promise.resolve(this.renderError(error, request))
     }
+    if (result instanceof Response) return Promise.resolve(result)
+    return result.then(undefined, (error: unknown) => this.renderError(error, request))
   }
 
   /** Matches the request to a route and runs the route's pipeline: the innermost step of every request. */
-  private route(request: Request): Promise<Response> {
-    try {
-      return this.runRoute(request)
-    } catch (error) {
-      // A rejection, as from an async function, so that middleware sees the failure through `next()`.
-      return Promise.reject(error)
-    }
-  }
-
-  private runRoute(request: Request): Promise<Response> {
+  private route(request: Request): Response | Promise<Response> {
     const method = request.method()
     const match = this.tree.find(request.uri(), method)
     if (!match) throw new HttpError(404, 'Not Found')
     const { endpoint, values } = match
     const route = endpoint.routes.get(method) ?? (method === 'HEAD' ? endpoint.routes.get('GET') : undefined)
     if (!route) {
-      if (method === 'OPTIONS') return Promise.resolve(new Response('', 204, { Allow: endpoint.allow }))
+      if (method === 'OPTIONS') return new Response('', 204, { Allow: endpoint.allow })
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: endpoint.allow } })
     }
     if (values.length > 0) {
@@ -298,8 +306,8 @@ export class Router {
    */
   private compose(middleware: Middleware[], core: Pipeline, source: RouteDefinition | string): Pipeline {
     if (middleware.length === 0) return core
-    const guarded: Pipeline = (request, values) => core(request, values).catch((error: unknown) => this.renderError(error, request))
-    return middleware.reduceRight<Pipeline>(
+    const guarded = (request: Request, values: readonly string[]) => this.answer(core, request, values)
+    return middleware.reduceRight<(request: Request, values: readonly string[]) => Promise<Response>>(
       (next, layer) => async (request, values) => {
         try {
           return toResponse(await layer(request, () => next(request, values)), source)
@@ -316,14 +324,13 @@ export class Router {
     const handler = route.handler
     let core: Pipeline
     if (typeof handler === 'function') {
-      core = (request, values) => settle(route, () => handler(request, ...values))
+      core = (request, values) => settle(handler(request, ...values), route)
     } else {
       const [Controller, method] = handler
-      core = (request, values) =>
-        settle(route, () => {
-          const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
-          return controller[method]!(request, ...values)
-        })
+      core = (request, values) => {
+        const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
+        return settle(controller[method]!(request, ...values), route)
+      }
     }
     return this.compose(middleware, core, route)
   }
@@ -371,19 +378,15 @@ const lazyCradleTraps: ProxyHandler<LazyCradle> = {
 }
 
 /**
- * Runs a handler and resolves to its Response. A handler that answers synchronously (most do) costs no
- * extra turn of the event loop; a throw becomes a rejection, as from an async function.
+ * What a handler returned, as a Response: at once when it answered synchronously (most do), else a
+ * promise of it.
  */
-function settle(route: RouteDefinition, run: () => unknown): Promise<Response> {
-  try {
-    const result = run()
-    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
-      return Promise.resolve(result).then((value) => toResponse(value, route))
-    }
-    return Promise.resolve(toResponse(result, route))
-  } catch (error) {
-    return Promise.reject(error)
+function settle(result: unknown, route: RouteDefinition): Response | Promise<Response> {
+  if (result instanceof Response) return result
+  if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+    return Promise.resolve(result).then((value) => toResponse(value, route))
   }
+  return toResponse(result, route)
 }
 
 function toResponse(result: unknown, source: RouteDefinition | string): Response {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import polka from 'polka'
 import type { Router } from '../routing/Router.js'
-import { sendUnexpectedError, type RequestListener } from './createRequestHandler.js'
+import { guardListener, sendUnexpectedError, type RequestListener } from './createRequestHandler.js'
 import { listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
 
 /**
@@ -17,10 +17,14 @@ export function serve(target: Router | RequestListener, options: ServeOptions = 
   const listener = toListener(target, options)
   const server = createServer()
   // polka is the HTTP layer; Fw's router does the matching. Given as polka's onNoMatch (and no polka routes
-  // or middleware), the listener gets every request without polka scanning a route table first.
+  // or middleware), the listener gets every request without polka scanning a route table first. It is
+  // guarded here and returns nothing: polka's async loop would spend two more turns adopting a promise.
+  const guarded = guardListener(listener)
   const app = polka({
     server,
-    onNoMatch: (req, res) => listener(req, res),
+    onNoMatch: (req, res) => {
+      guarded(req, res)
+    },
     onError: (error, _req, res) => sendUnexpectedError(error, res),
   })
   return listen(server, app.handler as RequestListener, options)
