@@ -5,8 +5,18 @@ const LINE_BREAK = /[\r\n]/
 /** RFC 9110 token characters: what a header or cookie name may contain. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
-/** Most responses are JSON: their header is checked once here, not on every response (entries are never mutated). */
-const JSON_CONTENT_TYPE = { name: 'Content-Type', value: 'application/json' } as const
+interface Header {
+  readonly name: string
+  readonly value: string
+}
+
+/**
+ * The headers of every `Response.json`, checked once here and shared by those responses until one of
+ * them sets or removes a header (copy on write): most responses are JSON and never touch their headers.
+ */
+const JSON_HEADERS: ReadonlyMap<string, Header> = new Map([['content-type', { name: 'Content-Type', value: 'application/json' }]])
+
+const NO_COOKIES: readonly string[] = []
 
 export type ResponseContent = string | number | boolean | null | undefined | object
 
@@ -61,12 +71,13 @@ export class Response {
   protected content: string
   protected statusCode: number
   /** Header names by their lower-case form, so that lookups ignore case as HTTP does. */
-  protected headers = new Map<string, { name: string; value: string }>()
-  protected cookies: string[] = []
+  private headers: ReadonlyMap<string, Header>
+  private cookies: string[] | null = null
 
   constructor(content: ResponseContent = '', statusCode = 200, headers?: Record<string, string>) {
     this.content = contentToString(content)
     this.statusCode = statusCode
+    this.headers = new Map()
     if (headers) for (const key of Object.keys(headers)) this.setHeader(key, headers[key]!)
   }
 
@@ -80,7 +91,7 @@ export class Response {
    */
   static json(data: unknown, statusCode = 200): Response {
     const response = new Response(JSON.stringify(data) ?? 'null', statusCode)
-    response.headers.set('content-type', JSON_CONTENT_TYPE)
+    response.headers = JSON_HEADERS
     return response
   }
 
@@ -122,7 +133,7 @@ export class Response {
   /** Sets a header and returns this response, so calls chain. Throws a TypeError for CR/LF or a non-string value. */
   setHeader(key: string, value: string): this {
     assertHeader(key, value)
-    this.headers.set(key.toLowerCase(), { name: key, value })
+    this.ownHeaders().set(key.toLowerCase(), { name: key, value })
     return this
   }
 
@@ -143,8 +154,14 @@ export class Response {
   }
 
   removeHeader(key: string): this {
-    this.headers.delete(key.toLowerCase())
+    if (this.headers.has(key.toLowerCase())) this.ownHeaders().delete(key.toLowerCase())
     return this
+  }
+
+  /** The headers as a map this response may change: a shared one is copied first. */
+  private ownHeaders(): Map<string, Header> {
+    if (this.headers === JSON_HEADERS) this.headers = new Map(JSON_HEADERS)
+    return this.headers as Map<string, Header>
   }
 
   getStatusCode(): number {
@@ -185,7 +202,7 @@ export class Response {
     parts.push(`SameSite=${options.sameSite ?? 'Lax'}`)
     const cookie = parts.join('; ')
     if (LINE_BREAK.test(cookie) || cookie.includes('\0')) throw new TypeError('Cookie attributes must not contain line breaks')
-    this.cookies.push(cookie)
+    ;(this.cookies ??= []).push(cookie)
     return this
   }
 
@@ -196,22 +213,23 @@ export class Response {
 
   /** The `Set-Cookie` values added with `setCookie`. */
   getCookies(): readonly string[] {
-    return this.cookies
+    return this.cookies ?? NO_COOKIES
   }
 
   /** Writes status, headers and body to Node's ServerResponse. A 204 or 304 sends no body. */
   send(res: ServerResponse): void {
-    const headers: Record<string, string | string[]> = {}
-    for (const { name, value } of this.headers.values()) headers[name] = value
-    if (this.cookies.length > 0) headers['Set-Cookie'] = this.cookies
-    const bodiless = this.statusCode === 204 || this.statusCode === 304 || (this.statusCode >= 100 && this.statusCode < 200)
-    if (bodiless) {
-      res.writeHead(this.statusCode, headers)
+    // writeHead takes a flat [name, value, name, value] list: no object is built and walked key by key.
+    const head: (string | string[])[] = []
+    for (const header of this.headers.values()) head.push(header.name, header.value)
+    if (this.cookies !== null) head.push('Set-Cookie', this.cookies)
+    const status = this.statusCode
+    if (status === 204 || status === 304 || (status >= 100 && status < 200)) {
+      res.writeHead(status, head)
       res.end()
       return
     }
-    headers['Content-Length'] = String(Buffer.byteLength(this.content))
-    res.writeHead(this.statusCode, headers)
+    head.push('Content-Length', String(Buffer.byteLength(this.content)))
+    res.writeHead(status, head)
     res.end(this.content)
   }
 }

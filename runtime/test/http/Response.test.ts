@@ -58,6 +58,16 @@ describe('Response (the seed Response API table)', () => {
     expect(response.getHeader('X-Request-ID')).toBe('abc')
   })
 
+  it('a header set or removed on one JSON response leaves every other JSON response as it was', () => {
+    const changed = Response.json({ a: 1 }).setHeader('X-Request-ID', 'r1').removeHeader('content-type')
+    const removedOnly = Response.json({ b: 2 }).removeHeader('Content-Type')
+    const untouched = Response.json({ c: 3 })
+    expect(changed.getHeaders()).toEqual({ 'X-Request-ID': 'r1' })
+    expect(removedOnly.getHeaders()).toEqual({})
+    expect(untouched.getHeaders()).toEqual({ 'Content-Type': 'application/json' })
+    expect(Response.json({}).hasHeader('x-request-id')).toBe(false)
+  })
+
   it('getHeader returns null, or the given default, when the header is absent', () => {
     expect(new Response().getHeader('X-Missing')).toBeNull()
     expect(new Response().getHeader('X-Missing', 'fallback')).toBe('fallback')
@@ -137,6 +147,26 @@ describe.each(servers)('Response.send over $name', ({ start }) => {
   it('sends every cookie as its own Set-Cookie header', async () => {
     const res = await fetch(`${server.url}/cookies`)
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly; SameSite=Lax', 'b=2; Path=/; HttpOnly; Secure; SameSite=Lax'])
+  })
+
+  it('keeps headers already set on Node\'s response, and still sends every cookie', async () => {
+    const custom = await start(
+      (_req, res) => {
+        // As a server does for a request that arrives while it shuts down (Connection: close).
+        res.setHeader('X-Set-Before', 'yes')
+        Response.json({ ok: true }).setCookie('a', '1').setCookie('b', '2').send(res)
+      },
+      { port: 0, host: '127.0.0.1', handleSignals: false },
+    )
+    try {
+      const res = await fetch(custom.url)
+      expect(res.headers.get('x-set-before')).toBe('yes')
+      expect(res.headers.get('content-type')).toBe('application/json')
+      expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly; SameSite=Lax', 'b=2; Path=/; HttpOnly; SameSite=Lax'])
+      expect(await res.text()).toBe('{"ok":true}')
+    } finally {
+      await custom.close()
+    }
   })
 
   it('sends a download as an attachment', async () => {
