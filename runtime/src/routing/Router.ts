@@ -327,9 +327,12 @@ export class Router {
       core = (request, values) => settle(handler(request, ...values), route)
     } else {
       const [Controller, method] = handler
+      // The method is found once, here: looked up by name per request, from code shared by every route, it
+      // would be a megamorphic property access once an application has a few controllers.
+      const action = (Controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method]!
       core = (request, values) => {
-        const controller = new Controller(requestCradle(this.container, request)) as Record<string, (...args: unknown[]) => unknown>
-        return settle(controller[method]!(request, ...values), route)
+        const controller = new Controller(requestCradle(this.container, request))
+        return settle(action.call(controller, request, ...values), route)
       }
     }
     return this.compose(middleware, core, route)

@@ -309,6 +309,42 @@ describe('Router registration and lookup', () => {
     errors.mockRestore()
   })
 
+  it('each controller route calls its own method, inherited or overridden, on a fresh instance', async () => {
+    const { Request } = await import('../../src/http/Request.js')
+    const { IncomingMessage } = await import('node:http')
+    const { Socket } = await import('node:net')
+    class BaseController {
+      protected readonly label: string = 'base'
+      index(): Response {
+        return Response.json({ action: 'index', label: this.label })
+      }
+      show(_request: Request, id: string): Response {
+        return Response.json({ action: 'base show', id })
+      }
+    }
+    class PostController extends BaseController {
+      protected override readonly label = 'posts'
+      override show(_request: Request, id: string): Response {
+        return Response.json({ action: 'posts show', id, label: this.label })
+      }
+    }
+    const router = new Router(new Container())
+    router.get('/base', [BaseController, 'index'])
+    router.get('/posts', [PostController, 'index'])
+    router.get('/posts/{id}', [PostController, 'show'])
+    router.get('/base/{id}', [BaseController, 'show'])
+    const body = async (url: string) => {
+      const message = new IncomingMessage(new Socket())
+      message.method = 'GET'
+      message.url = url
+      return JSON.parse((await router.dispatch(new Request(message))).getContent())
+    }
+    expect(await body('/base')).toEqual({ action: 'index', label: 'base' })
+    expect(await body('/posts')).toEqual({ action: 'index', label: 'posts' })
+    expect(await body('/posts/7')).toEqual({ action: 'posts show', id: '7', label: 'posts' })
+    expect(await body('/base/8')).toEqual({ action: 'base show', id: '8' })
+  })
+
   it('Route.* outside a routes file says where routes belong', () => {
     expect(() => Route.get('/x', () => ({}))).toThrow('Route.get() was called outside router.loadRoutesFromFile()')
   })
