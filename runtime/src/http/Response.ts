@@ -52,6 +52,14 @@ function contentToString(content: ResponseContent): string {
   return String(content)
 }
 
+/** Headers as the flat `[name, value, …]` list that writeHead takes; the shared JSON headers need no walk. */
+function headList(headers: ReadonlyMap<string, Header>): (string | string[])[] {
+  if (headers === JSON_HEADERS) return ['Content-Type', 'application/json']
+  const head: (string | string[])[] = []
+  for (const { name, value } of headers.values()) head.push(name, value)
+  return head
+}
+
 /** RFC 5987 encoding for a non-ASCII download file name. */
 function encodeFilename(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
@@ -219,8 +227,7 @@ export class Response {
   /** Writes status, headers and body to Node's ServerResponse. A 204 or 304 sends no body. */
   send(res: ServerResponse): void {
     // writeHead takes a flat [name, value, name, value] list: no object is built and walked key by key.
-    const head: (string | string[])[] = []
-    for (const header of this.headers.values()) head.push(header.name, header.value)
+    const head = headList(this.headers)
     if (this.cookies !== null) head.push('Set-Cookie', this.cookies)
     const status = this.statusCode
     if (status === 204 || status === 304 || (status >= 100 && status < 200)) {
