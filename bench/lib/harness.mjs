@@ -4,10 +4,12 @@ import { runLoad } from './load.mjs'
 import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
 
 /**
- * Measures every server on every case in interleaved rounds: in each round, each server process is started
- * once per route count (its cold start timed), answers each case once correctly, takes the warm-up and the
- * measured load, and is stopped after its memory is read. The order of servers rotates from round to round
- * so that none always runs first or last.
+ * Measures every server on every case in interleaved rounds. In each round, for each route count, every
+ * server process is started (its cold start timed, one after another, the others idle); then case by case,
+ * each server in turn answers the case once correctly, takes the warm-up and the measured load. So the
+ * servers' measurements of one case lie seconds apart, not minutes: a machine that slows down for a while
+ * slows them alike. Then each server's memory is read and all are stopped. The order of servers rotates
+ * from round to round so that none always runs first or last.
  *
  * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and one `{ server, message }` per failure
  * (a server that would not start, a wrong answer, a load tool that failed).
@@ -22,59 +24,79 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
   for (let round = 0; round < rounds; round++) {
     for (const group of plan) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length])
-      for (const server of order) {
-        const where = `round ${round + 1}, ${server.id}${group.routes ? `, ${group.routes} routes` : ''}`
-        let handle
-        try {
-          handle = await startServer(server, { routes: group.routes, wrap: pin.wrap })
-        } catch (error) {
-          failures.push(failure(server, `${where}: failed to start: ${error.message}`))
-          log(`  ${where}: failed to start`)
-          continue
-        }
-        samples.push({ round, server: server.id, key: `start@${group.routes}`, coldStartMs: handle.coldStartMs })
-        try {
-          for (const caseName of group.cases) {
-            const testCase = CASES[caseName]
-            const key = measurementKey(caseName, group.routes)
-            // The first answer may build a router lazily (hono does, for seconds with 10,000 routes): timed, not measured.
-            const asked = performance.now()
-            const wrong = checkAnswer(await fetchOnce(handle.port, testCase, 60_000), testCase)
-            const firstAnswerMs = performance.now() - asked
-            if (wrong) {
-              failures.push(failure(server, `${where}: ${testCase.label} answered wrongly: ${wrong}`))
-              continue
-            }
-            const load = { port: handle.port, testCase, connections, wrap: pin.wrap }
-            if (warmup > 0) await runLoad(tool, { ...load, duration: warmup, check: false })
-            const cpuBefore = handle.cpuSeconds()
-            const result = await runLoad(tool, { ...load, duration, check })
-            const cpuAfter = handle.cpuSeconds()
-            // CPU time per request: unlike req/s, it hardly moves when other processes share the machine.
-            result.cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests : null
-            if (handle.exited) {
-              failures.push(failure(server, `${where}: the server exited during ${testCase.label}: ${handle.stderr.trim().split('\n').slice(-2).join(' | ')}`))
-              break
-            }
-            const after = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
-            if (after) failures.push(failure(server, `${where}: ${testCase.label} answered wrongly after the load: ${after}`))
-            if (result.requests === 0) failures.push(failure(server, `${where}: ${testCase.label}: no answer at all under load`))
-            if (result.errors + result.non2xx + result.mismatches > 0) {
-              const detail = result.firstMismatch ? ` (first: ${result.firstMismatch})` : ''
-              failures.push(failure(server, `${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`))
-            }
-            samples.push({ round, server: server.id, key, firstAnswerMs, ...result })
-            log(`  ${where}: ${testCase.label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
+      const where = (server) => `round ${round + 1}, ${server.id}${group.routes ? `, ${group.routes} routes` : ''}`
+      const running = []
+      try {
+        for (const server of order) {
+          try {
+            const handle = await startServer(server, { routes: group.routes, wrap: pin.wrap })
+            running.push({ server, handle, broken: false })
+            samples.push({ round, server: server.id, key: `start@${group.routes}`, coldStartMs: handle.coldStartMs })
+          } catch (error) {
+            failures.push(failure(server, `${where(server)}: failed to start: ${error.message}`))
+            log(`  ${where(server)}: failed to start`)
           }
+        }
+        for (const caseName of group.cases) {
+          for (const entry of running) {
+            if (entry.broken) continue
+            const { server, handle } = entry
+            try {
+              const sample = await measureCase({ handle, testCase: CASES[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
+              for (const message of sample.failures) failures.push(failure(server, message))
+              entry.broken = sample.broken
+              if (sample.result) {
+                samples.push({ round, server: server.id, ...sample.result })
+                const { result } = sample
+                log(`  ${where(server)}: ${CASES[caseName].label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
+              }
+            } catch (error) {
+              failures.push(failure(server, `${where(server)}: ${error.message}`))
+              entry.broken = true
+            }
+          }
+        }
+        for (const { server, handle } of running) {
           const rss = handle.rssBytes()
           if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })
-        } catch (error) {
-          failures.push(failure(server, `${where}: ${error.message}`))
-        } finally {
-          await handle.stop()
         }
+      } finally {
+        for (const { handle } of running) await handle.stop()
       }
     }
   }
   return { samples, failures, loadAverage: loadavg() }
+}
+
+/**
+ * One server on one case: the first answer checked (and timed), the warm-up, the measured load with the
+ * server's CPU time around it, and the answer checked again. Resolves to `{ result, failures, broken }`;
+ * `broken` when the server exited, so that it gets no further case this round.
+ */
+async function measureCase({ handle, testCase, key, where, duration, warmup, connections, check, tool, pin }) {
+  const failures = []
+  // The first answer may build a router lazily (hono does, for seconds with 10,000 routes): timed, not measured.
+  const asked = performance.now()
+  const wrong = checkAnswer(await fetchOnce(handle.port, testCase, 60_000), testCase)
+  const firstAnswerMs = performance.now() - asked
+  if (wrong) return { result: null, failures: [`${where}: ${testCase.label} answered wrongly: ${wrong}`], broken: false }
+  const load = { port: handle.port, testCase, connections, wrap: pin.wrap }
+  if (warmup > 0) await runLoad(tool, { ...load, duration: warmup, check: false })
+  const cpuBefore = handle.cpuSeconds()
+  const result = await runLoad(tool, { ...load, duration, check })
+  const cpuAfter = handle.cpuSeconds()
+  // CPU time per request: unlike req/s, it hardly moves when other processes share the machine.
+  result.cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests : null
+  if (handle.exited) {
+    const output = handle.stderr.trim().split('\n').slice(-2).join(' | ')
+    return { result: null, failures: [`${where}: the server exited during ${testCase.label}: ${output}`], broken: true }
+  }
+  const after = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
+  if (after) failures.push(`${where}: ${testCase.label} answered wrongly after the load: ${after}`)
+  if (result.requests === 0) failures.push(`${where}: ${testCase.label}: no answer at all under load`)
+  if (result.errors + result.non2xx + result.mismatches > 0) {
+    const detail = result.firstMismatch ? ` (first: ${result.firstMismatch})` : ''
+    failures.push(`${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`)
+  }
+  return { result: { key, firstAnswerMs, ...result }, failures, broken: false }
 }
