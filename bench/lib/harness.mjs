@@ -8,14 +8,17 @@ import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
  * server process is started (its cold start timed, one after another, the others idle); then case by case,
  * each server in turn answers the case once correctly, takes the warm-up and the measured load. So the
  * servers' measurements of one case lie seconds apart, not minutes: a machine that slows down for a while
- * slows them alike. Then each server's memory is read and all are stopped. The order of servers rotates
- * from round to round so that none always runs first or last.
+ * slows them alike. A server's memory is read and it is stopped after its last case. The order of servers
+ * rotates from round to round so that none always runs first or last.
  *
  * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and one `{ server, message }` per failure
  * (a server that would not start, a wrong answer, a load tool that failed).
  */
 /** A failure line, with the server it is about (the exit status depends on whose it is). */
 const failure = (server, message) => ({ server: server.id, message })
+
+/** How long a server may stay busy after its load before the next server is measured without it. */
+const IDLE_TIMEOUT_MS = 15_000
 
 export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log }) {
   const samples = []
@@ -37,30 +40,42 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
             log(`  ${where(server)}: failed to start`)
           }
         }
-        for (const caseName of group.cases) {
+        for (const [index, caseName] of group.cases.entries()) {
+          const last = index === group.cases.length - 1
           for (const entry of running) {
-            if (entry.broken) continue
             const { server, handle } = entry
-            try {
-              const sample = await measureCase({ handle, testCase: CASES[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
-              for (const message of sample.failures) failures.push(failure(server, message))
-              entry.broken = sample.broken
-              if (sample.result) {
-                samples.push({ round, server: server.id, ...sample.result })
-                const { result } = sample
-                log(`  ${where(server)}: ${CASES[caseName].label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
+            if (!entry.broken) {
+              try {
+                const sample = await measureCase({ handle, testCase: CASES[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
+                for (const message of sample.failures) failures.push(failure(server, message))
+                entry.broken = sample.broken
+                if (sample.result) {
+                  samples.push({ round, server: server.id, ...sample.result })
+                  const { result } = sample
+                  log(`  ${where(server)}: ${CASES[caseName].label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
+                }
+              } catch (error) {
+                failures.push(failure(server, `${where(server)}: ${error.message}`))
+                entry.broken = true
               }
-            } catch (error) {
-              failures.push(failure(server, `${where(server)}: ${error.message}`))
+            }
+            // A slow server still works through the requests queued when the load stopped (seconds of them for
+            // some peers with 10,000 routes), on the core the next server is measured on: it is stopped after its
+            // last case, and otherwise waited for until it is idle.
+            if (last || entry.broken) {
+              const rss = handle.rssBytes()
+              if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })
+              await handle.stop()
+            } else if (!(await handle.idle(IDLE_TIMEOUT_MS))) {
+              log(`  ${where(server)}: still busy ${IDLE_TIMEOUT_MS / 1000} s after the load; stopped`)
+              failures.push(failure(server, `${where(server)}: still busy ${IDLE_TIMEOUT_MS / 1000} s after ${CASES[caseName].label}; not measured further this round`))
               entry.broken = true
+              await handle.stop()
             }
           }
         }
-        for (const { server, handle } of running) {
-          const rss = handle.rssBytes()
-          if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })
-        }
       } finally {
+        // Whatever a failure left running (stop() returns at once for a stopped server).
         for (const { handle } of running) await handle.stop()
       }
     }

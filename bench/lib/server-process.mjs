@@ -94,6 +94,20 @@ export async function startServer(server, { routes, wrap }) {
         return null
       }
     },
+    /** Resolves to true once the server has used no CPU for 100 ms, or to false after `timeoutMs`. */
+    async idle(timeoutMs) {
+      const until = performance.now() + timeoutMs
+      let before = handle.cpuSeconds()
+      while (before !== null) {
+        await sleep(100)
+        const now = handle.cpuSeconds()
+        // /proc counts CPU time in 10 ms ticks: one tick in 100 ms is a server at rest (timers, GC).
+        if (now === null || now - before <= 0.01) return true
+        if (performance.now() >= until) return false
+        before = now
+      }
+      return true
+    },
     async stop() {
       if (exit) return
       child.kill('SIGTERM')
