@@ -5,7 +5,7 @@ import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
 
 /**
  * Measures every server on every case in interleaved rounds. In each round, for each route count, every
- * server process is started (its cold start timed, one after another, the others idle); then case by case,
+ * server process is started (its cold start timed, one after another, each once the others are idle); then case by case,
  * each server in turn answers the case once correctly, takes the warm-up and the measured load. So the
  * servers' measurements of one case lie seconds apart, not minutes: a machine that slows down for a while
  * slows them alike. A server's memory is read and it is stopped after its last case. The order of servers
@@ -17,7 +17,7 @@ import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
 /** A failure line, with the server it is about (the exit status depends on whose it is). */
 const failure = (server, message) => ({ server: server.id, message })
 
-/** How long a server may stay busy after its load before the next server is measured without it. */
+/** How long a server may keep the CPU busy on its own before it is stopped so that the others can be measured. */
 const IDLE_TIMEOUT_MS = 15_000
 
 export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log }) {
@@ -31,6 +31,7 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
       const running = []
       try {
         for (const server of order) {
+          await untilQuiet(running, where, failures, log)
           try {
             const handle = await startServer(server, { routes: group.routes, wrap: pin.wrap })
             running.push({ server, handle, broken: false })
@@ -44,6 +45,7 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
           const last = index === group.cases.length - 1
           for (const entry of running) {
             const { server, handle } = entry
+            if (!entry.broken) await untilQuiet(running, where, failures, log)
             if (!entry.broken) {
               try {
                 const sample = await measureCase({ handle, testCase: CASES[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
@@ -60,16 +62,10 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
               }
             }
             // A slow server still works through the requests queued when the load stopped (seconds of them for
-            // some peers with 10,000 routes), on the core the next server is measured on: it is stopped after its
-            // last case, and otherwise waited for until it is idle.
+            // some peers with 10,000 routes), on the core the next server is measured on: stopped after its last case.
             if (last || entry.broken) {
               const rss = handle.rssBytes()
               if (rss !== null) samples.push({ round, server: server.id, key: `rss@${group.routes}`, rssBytes: rss })
-              await handle.stop()
-            } else if (!(await handle.idle(IDLE_TIMEOUT_MS))) {
-              log(`  ${where(server)}: still busy ${IDLE_TIMEOUT_MS / 1000} s after the load; stopped`)
-              failures.push(failure(server, `${where(server)}: still busy ${IDLE_TIMEOUT_MS / 1000} s after ${CASES[caseName].label}; not measured further this round`))
-              entry.broken = true
               await handle.stop()
             }
           }
@@ -81,6 +77,23 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
     }
   }
   return { samples, failures, loadAverage: loadavg() }
+}
+
+/**
+ * Waits until no running server uses the CPU: one just started may still be compiling or collecting its
+ * garbage in the background, one just measured may still be answering queued requests, and all share core 0.
+ * A server still busy after IDLE_TIMEOUT_MS is stopped and measured no further this round.
+ */
+async function untilQuiet(running, where, failures, log) {
+  const quiet = await Promise.all(running.map(({ handle }) => handle.idle(IDLE_TIMEOUT_MS)))
+  for (const [i, entry] of running.entries()) {
+    if (quiet[i] || entry.broken) continue
+    const message = `${where(entry.server)}: still busy ${IDLE_TIMEOUT_MS / 1000} s after its last request; stopped`
+    log(`  ${message}`)
+    failures.push(failure(entry.server, message))
+    entry.broken = true
+    await entry.handle.stop()
+  }
 }
 
 /**
