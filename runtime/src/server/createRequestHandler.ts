@@ -17,8 +17,11 @@ export function createRequestHandler(router: Router, options: CaptureOptions = {
   }
 }
 
+/** A listener that never throws or rejects. */
+export type GuardedListener = (req: IncomingMessage, res: ServerResponse) => void
+
 /** Wraps a listener so that a rejection never goes unhandled and never leaves a client hanging. */
-export function guardListener(listener: RequestListener): (req: IncomingMessage, res: ServerResponse) => void {
+export function guardListener(listener: RequestListener): GuardedListener {
   return (req, res) => {
     let result: void | Promise<void>
     try {

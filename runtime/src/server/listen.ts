@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Router } from '../routing/Router.js'
-import { createRequestHandler, guardListener, type RequestListener } from './createRequestHandler.js'
+import { createRequestHandler, guardListener, type GuardedListener, type RequestListener } from './createRequestHandler.js'
 
 export interface ServeOptions {
   /** Defaults to `PORT` from the environment, else 8000; 0 picks a free port. */
@@ -42,14 +42,16 @@ export class PortInUseError extends Error {
   }
 }
 
-export function toListener(target: Router | RequestListener, options: ServeOptions): RequestListener {
-  return typeof target === 'function' ? target : createRequestHandler(target, { bodyLimit: options.bodyLimit })
+/** The app's listener, guarded: it never throws or rejects, so the servers need no guard of their own. */
+export function toListener(target: Router | RequestListener, options: ServeOptions): GuardedListener {
+  return guardListener(typeof target === 'function' ? target : createRequestHandler(target, { bodyLimit: options.bodyLimit }))
 }
 
 /**
  * Sets the server's timeouts, listens, and wires graceful shutdown. Shared by `serve` and `serveNode`.
+ * The listener must not throw (see `toListener`).
  */
-export function listen(server: Server, listener: RequestListener, options: ServeOptions): Promise<RunningServer> {
+export function listen(server: Server, listener: GuardedListener, options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const port = options.port ?? (Number(process.env.PORT) || 8000)
   server.headersTimeout = options.headersTimeout ?? 20_000
@@ -57,7 +59,6 @@ export function listen(server: Server, listener: RequestListener, options: Serve
   server.keepAliveTimeout = options.keepAliveTimeout ?? 5_000
 
   let closing: Promise<void> | undefined
-  const guarded = guardListener(listener)
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) {
       res.setHeader('Connection', 'close')
@@ -65,7 +66,7 @@ export function listen(server: Server, listener: RequestListener, options: Serve
     }
     // As polka's own listen() does: answered in the check phase, after the poll phase has read every
     // request that arrived, a request costs about a quarter less CPU than answered inside the parser's callback.
-    setImmediate(guarded, req, res)
+    setImmediate(listener, req, res)
   })
 
   const close = (): Promise<void> => {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import polka from 'polka'
 import type { Router } from '../routing/Router.js'
-import { guardListener, sendUnexpectedError, type RequestListener } from './createRequestHandler.js'
+import { sendUnexpectedError, type GuardedListener, type RequestListener } from './createRequestHandler.js'
 import { listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
 
 /**
@@ -17,15 +17,8 @@ export function serve(target: Router | RequestListener, options: ServeOptions = 
   const listener = toListener(target, options)
   const server = createServer()
   // polka is the HTTP layer; Fw's router does the matching. Given as polka's onNoMatch (and no polka routes
-  // or middleware), the listener gets every request without polka scanning a route table first. It is
-  // guarded here and returns nothing: polka's async loop would spend two more turns adopting a promise.
-  const guarded = guardListener(listener)
-  const app = polka({
-    server,
-    onNoMatch: (req, res) => {
-      guarded(req, res)
-    },
-    onError: (error, _req, res) => sendUnexpectedError(error, res),
-  })
-  return listen(server, app.handler as RequestListener, options)
+  // or middleware), the listener gets every request without polka scanning a route table first. Being guarded,
+  // it returns nothing: polka's async loop would spend two more turns adopting a promise.
+  const app = polka({ server, onNoMatch: listener, onError: (error, _req, res) => sendUnexpectedError(error, res) })
+  return listen(server, app.handler as GuardedListener, options)
 }

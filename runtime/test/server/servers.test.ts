@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
@@ -43,6 +43,33 @@ describe.each(servers)('$name', ({ name, start }) => {
     )
     const bodies = await Promise.all(responses.map((res) => readJson(res)))
     expect(bodies.map((body) => body.received.i)).toEqual(Array.from({ length: 50 }, (_, i) => i))
+  })
+
+  it('a listener that throws or rejects outside the router answers 500, logs it, and the server keeps serving', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const faulty = await start(
+      (req, res) => {
+        if (req.url === '/throws') throw new Error('thrown synchronously')
+        if (req.url === '/rejects') return Promise.reject(new Error('rejected'))
+        res.end('ok')
+      },
+      { port: 0, host: '127.0.0.1', handleSignals: false },
+    )
+    try {
+      for (const path of ['/throws', '/rejects']) {
+        const res = await fetch(`${faulty.url}${path}`)
+        expect(res.status).toBe(500)
+        expect(await readJson(res)).toEqual({ error: 'Internal Server Error' })
+      }
+      expect(await (await fetch(`${faulty.url}/fine`)).text()).toBe('ok')
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([
+        '[fw] request failed outside the router:',
+        '[fw] request failed outside the router:',
+      ])
+    } finally {
+      errors.mockRestore()
+      await faulty.close()
+    }
   })
 
   it('a port in use is a PortInUseError with a message fit to print', async () => {
