@@ -6,7 +6,8 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
 import { measure } from './lib/harness.mjs'
-import { formatTables, formatTargets, summarize, targets } from './lib/report.mjs'
+import { comparisons, measurePairs } from './lib/paired.mjs'
+import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
 import { serverList } from './lib/servers.mjs'
 import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, loadTool, pinning } from './lib/setup.mjs'
 
@@ -14,6 +15,8 @@ const USAGE = `Usage: npm run bench -- [options]
 
   --smoke              a few seconds per server, every answer checked (what CI runs)
   --rounds N           interleaved rounds; medians are reported (default 3)
+  --paired-rounds N    rounds of the paired measurement: Fw and polka@next (and Fw with the most and the
+                       fewest routes) loaded at once on one core (default 5, smoke 1; 0 skips it)
   --duration S         seconds of measured load per case and round (default 5)
   --warmup S           seconds of unmeasured load before each case (default 1)
   --connections N      connections held open by the load generator (default 64)
@@ -38,6 +41,7 @@ function options() {
       options: {
         smoke: { type: 'boolean', default: false },
         rounds: { type: 'string' },
+        'paired-rounds': { type: 'string' },
         duration: { type: 'string' },
         warmup: { type: 'string' },
         connections: { type: 'string' },
@@ -90,6 +94,7 @@ function options() {
     caseNames,
     routeCounts,
     rounds: number('rounds', smoke ? 1 : 3, 1),
+    pairedRounds: number('paired-rounds', smoke ? 1 : 5, 0),
     duration: number('duration', smoke ? 1 : 5, 1),
     warmup: number('warmup', smoke ? 0 : 1, 0),
     connections: number('connections', smoke ? 16 : 64, 1),
@@ -117,8 +122,20 @@ async function main() {
 
   const { samples, failures, loadAverage } = await measure({ ...opts, check: opts.smoke, tool, pin, log })
   const summary = summarize(samples, opts.servers, baseline)
-  const goals = targets(summary, opts.routeCounts)
-  const tables = formatTables(summary, opts.servers, opts.caseNames, opts.routeCounts)
+
+  // The paired comparisons need both servers on one core and the load on the other.
+  const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline }) : []
+  if (pairs.length > 0 && !pin.pinned) log('Paired measurement skipped: it needs the servers and the load pinned to separate cores.')
+  let paired = []
+  if (pairs.length > 0 && pin.pinned) {
+    log(`Paired: ${pairs.length} comparison(s), ${opts.pairedRounds} round(s) of ${opts.duration} s`)
+    const run = await measurePairs({ ...opts, pairs, rounds: opts.pairedRounds, check: opts.smoke, tool, pin, log })
+    failures.push(...run.failures)
+    paired = summarizePairs(run.samples, pairs)
+  }
+  const goals = targets(summary, opts.routeCounts, paired)
+  const load = tool.name === 'wrk' ? `wrk -c${Math.max(1, Math.floor(opts.connections / 2))}` : 'autocannon'
+  const tables = [formatTables(summary, opts.servers, opts.caseNames, opts.routeCounts), ...(paired.length ? [formatPairs(paired, load)] : [])].join('\n\n')
 
   console.log(`\n${tables}\n`)
   if (!opts.smoke && goals.length) console.log(`Targets:\n${formatTargets(goals)}\n`)
@@ -133,6 +150,7 @@ async function main() {
       threads: tool.name === 'wrk' ? 1 : undefined,
       connections: opts.connections,
       rounds: opts.rounds,
+      pairedRounds: pin.pinned ? opts.pairedRounds : 0,
       durationSeconds: opts.duration,
       warmupSeconds: opts.warmup,
       pinned: pin.pinned ? { server: pin.serverCpu, load: pin.loadCpu } : false,
@@ -142,6 +160,7 @@ async function main() {
     baseline,
     cases: Object.fromEntries(Object.entries(CASES).filter(([name]) => opts.caseNames.includes(name) || name === 'user')),
     servers: summary,
+    paired,
     targets: goals,
     failures: failures.map((f) => f.message),
     tables,
@@ -154,7 +173,7 @@ async function main() {
   }
   // In smoke mode every failure fails the run. In a full run a peer that breaks down (hono with 10,000
   // routes) is a finding, reported and kept in the JSON; only Fw failing, or a server that cannot start, fails it.
-  const fatal = failures.filter((f) => opts.smoke || f.server === 'fw' || f.message.includes('failed to start') || / exited /.test(f.message))
+  const fatal = failures.filter((f) => opts.smoke || f.fatal || f.server === 'fw' || f.message.includes('failed to start') || / exited /.test(f.message))
   for (const f of failures) console.error(`${fatal.includes(f) ? 'bench' : 'note'}: ${f.message}`)
   if (fatal.length > 0) fail(`${fatal.length} failure(s): see above`)
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
 // The benchmark's smoke mode: every server started for real on 127.0.0.1, put under a second of load per
@@ -32,6 +33,14 @@ interface CaseResult {
   mismatches: number
 }
 
+interface PairedResult {
+  key: string
+  ratio: number | null
+  counted: number
+  leftOut: number
+  rounds: { rpsA: number; rpsB: number; ratio: number; idleShare: number | null; saturated: boolean }[]
+}
+
 interface ServerResult {
   label: string
   cases: Record<string, CaseResult>
@@ -51,6 +60,7 @@ describe('npm run bench -- --smoke', () => {
       baseline: string
       failures: string[]
       servers: Record<string, ServerResult>
+      paired: PairedResult[]
     }
     expect(result.mode).toBe('smoke')
     expect(result.failures).toEqual([])
@@ -72,6 +82,47 @@ describe('npm run bench -- --smoke', () => {
     expect(result.servers.fw!.cases.hello!.rps / result.servers['polka-next']!.cases.hello!.rps).toBeCloseTo(
       (result.servers.fw!.cases.hello as CaseResult & { rpsRatio: number }).rpsRatio,
     )
+
+    // The paired measurement ran too: Fw and polka@next loaded at once, and Fw with 1,000 routes against 10.
+    expect(result.paired.map((pair) => pair.key)).toEqual(['hello', 'user', 'routes@1000/10'])
+    for (const pair of result.paired) {
+      expect(pair.rounds, pair.key).toHaveLength(1)
+      const [round] = pair.rounds
+      expect(round!.rpsA, pair.key).toBeGreaterThan(0)
+      expect(round!.rpsB, pair.key).toBeGreaterThan(0)
+      expect(round!.ratio, pair.key).toBeCloseTo(round!.rpsB / round!.rpsA)
+      expect(pair.counted + pair.leftOut, pair.key).toBe(1)
+    }
+    expect(run.stdout).toContain('**Paired on one core**')
+    expect(run.stdout).toContain('| Fw with 1,000 routes ÷ Fw with 10, GET /users/:id |')
+  })
+
+  it('judges the req/s targets on the paired ratio, leaving out rounds that did not keep the core busy', async () => {
+    const report = (await import(pathToFileURL(join(root, 'bench', 'lib', 'report.mjs')).href)) as {
+      summarize: (samples: object[], servers: object[], baseline: string) => Record<string, unknown>
+      summarizePairs: (samples: object[], pairs: object[]) => { key: string; ratio: number | null; counted: number; leftOut: number }[]
+      targets: (summary: Record<string, unknown>, routeCounts: number[], pairs?: object[]) => { name: string; value: number | null; method?: string; alone?: number | null; met: boolean | null }[]
+    }
+    const servers = [{ id: 'fw', label: 'Fw' }, { id: 'polka-next', label: 'polka' }]
+    const measured = (server: string, key: string, rps: number) => ({ round: 0, server, key, rps, p99Ms: 1, requests: rps, errors: 0, non2xx: 0, mismatches: 0, firstAnswerMs: 1 })
+    // Measured one after another, the machine slowed down between the two: Fw looks like 0.70× on /hello.
+    const summary = report.summarize(
+      [measured('fw', 'hello', 7000), measured('polka-next', 'hello', 10000), measured('fw', 'user', 9000), measured('polka-next', 'user', 10000)],
+      servers,
+      'polka-next',
+    )
+    const round = (ratio: number, saturated: boolean) => ({ key: 'hello', rpsA: 10000, rpsB: 10000 * ratio, ratio, idleShare: saturated ? 0 : 0.3, stealShare: 0, saturated })
+    const pairs = report.summarizePairs(
+      [round(0.91, true), round(0.99, false), round(0.89, true), round(0.93, true)],
+      [{ key: 'hello', label: 'Fw ÷ polka, GET /hello' }],
+    )
+    expect(pairs).toMatchObject([{ key: 'hello', ratio: 0.91, counted: 3, leftOut: 1 }])
+
+    const [hello, user] = report.targets(summary, [10], pairs)
+    expect(hello).toMatchObject({ value: 0.91, method: 'paired', alone: 0.7, met: true })
+    // No paired measurement of /users/:id: judged on the figures measured alone.
+    expect(user).toMatchObject({ value: 0.9, method: 'alone', met: true })
+    expect(report.targets(summary, [10])[0]).toMatchObject({ value: 0.7, method: 'alone', met: false })
   })
 
   it('fails with one line naming the server when answers go wrong only under load', async () => {
