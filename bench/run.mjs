@@ -8,6 +8,7 @@ import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
+import { stopAll } from './lib/server-process.mjs'
 import { serverList } from './lib/servers.mjs'
 import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, loadTool, pinning } from './lib/setup.mjs'
 
@@ -107,6 +108,13 @@ function options() {
 async function main() {
   const opts = options()
   const log = (line) => console.error(line)
+  // Interrupted (Ctrl-C, a CI time limit), the run stops the servers it started before it exits.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    process.once(signal, () => {
+      console.error(`bench: interrupted (${signal}); stopping the servers it started`)
+      void stopAll().finally(() => process.exit(code))
+    })
+  }
   ensurePeers(log)
   ensureRuntimeBuilt(log)
   const tool = loadTool(opts.tool)

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -48,8 +48,8 @@ interface ServerResult {
   rssBytes: Record<string, number>
 }
 
-describe('npm run bench -- --smoke', () => {
-  it('starts Fw and every peer, and each answers every case correctly under load with no errors', async () => {
+describe('npm run bench', () => {
+  it('--smoke starts Fw and every peer, and each answers every case correctly under load with no errors', async () => {
     const out = join(work, 'smoke.json')
     const run = await bench(['--smoke', '--routes', '10,1000', '--out', out])
     expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
@@ -123,6 +123,36 @@ describe('npm run bench -- --smoke', () => {
     // No paired measurement of /users/:id: judged on the figures measured alone.
     expect(user).toMatchObject({ value: 0.9, method: 'alone', met: true })
     expect(report.targets(summary, [10])[0]).toMatchObject({ value: 0.7, method: 'alone', met: false })
+  })
+
+  it('stops the servers it started when it is interrupted', async () => {
+    const out = join(work, 'interrupted.json')
+    const child = spawn(
+      process.execPath,
+      [join(root, 'bench', 'run.mjs'), '--servers', 'polka-next', '--cases', 'hello,user,echo', '--rounds', '1', '--duration', '2', '--paired-rounds', '0', '--out', out],
+      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+    let stderr = ''
+    // The first measurement is logged while the server still has two cases to answer.
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk
+        if (stderr.includes('round 1, polka-next: GET /hello')) resolve()
+      })
+      child.once('close', () => reject(new Error(`the run ended before its first measurement:\n${stderr}`)))
+    })
+    const servers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('servers/polka-next.mjs'))
+    expect(servers).toHaveLength(1)
+
+    child.kill('SIGINT')
+    expect(await closed).toBe(130)
+    expect(stderr).toContain('bench: interrupted (SIGINT); stopping the servers it started')
+    expect(existsSync(`/proc/${servers[0]}`)).toBe(false)
+    expect(existsSync(out)).toBe(false)
   })
 
   it('fails with one line naming the server when answers go wrong only under load', async () => {

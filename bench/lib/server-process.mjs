@@ -8,6 +8,14 @@ import { BENCH_DIR } from './setup.mjs'
 
 const START_TIMEOUT_MS = 60_000
 
+/** The handles of the servers started and not yet exited, for `stopAll`. */
+const live = new Set()
+
+/** Stops every server this process started that still runs (an interrupted run must not leave them behind). */
+export async function stopAll() {
+  await Promise.all([...live].map((handle) => handle.stop()))
+}
+
 /** A port nobody listens on now. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -63,7 +71,10 @@ export async function startServer(server, { routes, wrap }) {
   })
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
   let exit = null
-  void exited.then((value) => (exit = value))
+  void exited.then((value) => {
+    exit = value
+    live.delete(handle)
+  })
 
   const handle = {
     port,
@@ -116,6 +127,7 @@ export async function startServer(server, { routes, wrap }) {
       clearTimeout(timer)
     },
   }
+  live.add(handle)
 
   while (performance.now() - started < START_TIMEOUT_MS) {
     if (exit) break
