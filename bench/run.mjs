@@ -180,7 +180,8 @@ async function main() {
     log(`Results written to ${opts.out}`)
   }
   // In smoke mode every failure fails the run. In a full run a peer that breaks down (hono with 10,000
-  // routes) is a finding, reported and kept in the JSON; only Fw failing, or a server that cannot start, fails it.
+  // routes) is a finding, reported and kept in the JSON; only Fw failing, a server that cannot start, or a paired
+  // round (its ratio judges a target) fails it.
   const fatal = failures.filter((f) => opts.smoke || f.fatal || f.server === 'fw' || f.message.includes('failed to start') || / exited /.test(f.message))
   for (const f of failures) console.error(`${fatal.includes(f) ? 'bench' : 'note'}: ${f.message}`)
   if (fatal.length > 0) fail(`${fatal.length} failure(s): see above`)
