@@ -162,7 +162,8 @@ export class Response {
   }
 
   removeHeader(key: string): this {
-    if (this.headers.has(key.toLowerCase())) this.ownHeaders().delete(key.toLowerCase())
+    const name = key.toLowerCase()
+    if (this.headers.has(name)) this.ownHeaders().delete(name)
     return this
   }
 

@@ -95,13 +95,14 @@ export class RouteTree {
   /** The endpoint for a path and the parameter values, or null. Throws HttpError 400 on bad percent-encoding. */
   find(rawPath: string, method: string): RouteMatch | null {
     const path = normalizePath(rawPath)
-    const encoded = path.includes('%')
-    const endpoint = this.statics.get(encoded ? path.split('/').map(decodeSegment).join('/') : path)
+    // A percent-encoded path is decoded once, segment by segment, so that `%2F` stays inside its segment.
+    const decoded = path.includes('%') ? path.split('/').map(decodeSegment) : null
+    const endpoint = this.statics.get(decoded ? decoded.join('/') : path)
     if (endpoint && (endpoint.routes.has(method) || (method === 'HEAD' && endpoint.routes.has('GET')))) {
       return { endpoint, values: NO_VALUES }
     }
     const values: string[] = []
-    const found = walk(this.root, path, 1, encoded, values)
+    const found = walk(this.root, path, 1, decoded, 1, values)
     if (found && (!endpoint || found.routes.has(method) || (method === 'HEAD' && found.routes.has('GET')))) {
       return { endpoint: found, values }
     }
@@ -127,21 +128,21 @@ export class RouteTree {
 /**
  * Matches the path from `start` (just past a `/`) on, one segment at a time, in the string as it is:
  * no split, and no substring for a static segment while a node has few children. A percent-encoded
- * path is decoded segment by segment, so that `%2F` stays inside its segment.
+ * path comes with its `decoded` segments, and `index` is the current one's.
  */
-function walk(node: Node, path: string, start: number, encoded: boolean, values: string[]): Endpoint | null {
+function walk(node: Node, path: string, start: number, decoded: readonly string[] | null, index: number, values: string[]): Endpoint | null {
   if (start > path.length) return node.endpoint
   let end = path.indexOf('/', start)
   if (end === -1) end = path.length
-  const segment = encoded ? decodeSegment(path.slice(start, end)) : undefined
+  const segment = decoded ? decoded[index]! : undefined
   const child = segment !== undefined ? node.children.get(segment) : staticChild(node, path, start, end)
   if (child) {
-    const found = walk(child, path, end + 1, encoded, values)
+    const found = walk(child, path, end + 1, decoded, index + 1, values)
     if (found) return found
   }
   if (node.param && end > start) {
     values.push(segment ?? path.slice(start, end))
-    const found = walk(node.param, path, end + 1, encoded, values)
+    const found = walk(node.param, path, end + 1, decoded, index + 1, values)
     if (found) return found
     values.pop()
   }
