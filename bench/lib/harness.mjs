@@ -1,25 +1,25 @@
 import { loadavg } from 'node:os'
 import { CASES, groups, measurementKey } from './cases.mjs'
 import { runLoad } from './load.mjs'
-import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
+import { checkAnswer, fetchOnce, problemsUnderLoad, startServer } from './server-process.mjs'
 
-/**
- * Measures every server on every case in interleaved rounds. In each round, for each route count, every
- * server process is started (its cold start timed, one after another, each once the others are idle); then case by case,
- * each server in turn answers the case once correctly, takes the warm-up and the measured load. So the
- * servers' measurements of one case lie seconds apart, not minutes: a machine that slows down for a while
- * slows them alike. A server's memory is read and it is stopped after its last case. The order of servers
- * rotates from round to round so that none always runs first or last.
- *
- * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and one `{ server, message }` per failure
- * (a server that would not start, a wrong answer, a load tool that failed).
- */
 /** A failure line, with the server it is about (the exit status depends on whose it is). */
 const failure = (server, message) => ({ server: server.id, message })
 
 /** How long a server may keep the CPU busy on its own before it is stopped so that the others can be measured. */
 const IDLE_TIMEOUT_MS = 15_000
 
+/**
+ * Measures every server on every case in interleaved rounds. In each round, for each route count, every
+ * server process is started (its cold start timed, one after another, each once the others are idle); then
+ * case by case, each server in turn answers the case once correctly, takes the warm-up and the measured
+ * load. So the servers' measurements of one case lie seconds apart, not minutes: a machine that slows down
+ * for a while slows them alike. A server's memory is read and it is stopped after its last case. The order of servers
+ * rotates from round to round so that none always runs first or last.
+ *
+ * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and one `{ server, message }` per failure
+ * (a server that would not start, a wrong answer, a load tool that failed).
+ */
 export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log }) {
   const samples = []
   const failures = []
@@ -102,7 +102,6 @@ async function untilQuiet(running, where, failures, log) {
  * `broken` when the server exited, so that it gets no further case this round.
  */
 async function measureCase({ handle, testCase, key, where, duration, warmup, connections, check, tool, pin }) {
-  const failures = []
   // The first answer may build a router lazily (hono does, for seconds with 10,000 routes): timed, not measured.
   const asked = performance.now()
   const wrong = checkAnswer(await fetchOnce(handle.port, testCase, 60_000), testCase)
@@ -113,18 +112,11 @@ async function measureCase({ handle, testCase, key, where, duration, warmup, con
   const cpuBefore = handle.cpuSeconds()
   const result = await runLoad(tool, { ...load, duration, check })
   const cpuAfter = handle.cpuSeconds()
-  // CPU time per request: unlike req/s, it hardly moves when other processes share the machine.
+  // CPU time per request: unlike req/s, it hardly moves when other processes of the machine take turns on the core.
   result.cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.requests : null
   if (handle.exited) {
     const output = handle.stderr.trim().split('\n').slice(-2).join(' | ')
     return { result: null, failures: [`${where}: the server exited during ${testCase.label}: ${output}`], broken: true }
   }
-  const after = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
-  if (after) failures.push(`${where}: ${testCase.label} answered wrongly after the load: ${after}`)
-  if (result.requests === 0) failures.push(`${where}: ${testCase.label}: no answer at all under load`)
-  if (result.errors + result.non2xx + result.mismatches > 0) {
-    const detail = result.firstMismatch ? ` (first: ${result.firstMismatch})` : ''
-    failures.push(`${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`)
-  }
-  return { result: { key, firstAnswerMs, ...result }, failures, broken: false }
+  return { result: { key, firstAnswerMs, ...result }, failures: await problemsUnderLoad(handle, testCase, result, where), broken: false }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { CASES } from './cases.mjs'
 import { runLoad } from './load.mjs'
-import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
+import { checkAnswer, fetchOnce, problemsUnderLoad, startServer } from './server-process.mjs'
 
 /** Past this share of idle time on the shared core, a round did not keep both servers busy. */
 const IDLE_LIMIT = 0.05
@@ -102,13 +102,7 @@ export async function measurePairs({ pairs, rounds, duration, warmup, connection
         for (const [side, result] of [[pair.a, resultA], [pair.b, resultB]]) {
           const handle = handles.get(side)
           if (handle.exited) throw new Error(`${where(side)}: the server exited during ${testCase.label}`)
-          const wrong = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
-          const id = side.server.id
-          if (wrong) failed(id, `${where(side)}: ${testCase.label} answered wrongly after the load: ${wrong}`)
-          if (result.requests === 0) failed(id, `${where(side)}: ${testCase.label}: no answer at all under load`)
-          if (result.errors + result.non2xx + result.mismatches > 0) {
-            failed(id, `${where(side)}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load`)
-          }
+          for (const message of await problemsUnderLoad(handle, testCase, result, where(side))) failed(side.server.id, message)
         }
         const ratio = resultA.rps > 0 ? resultB.rps / resultA.rps : null
         const saturated = idleShare === null || idleShare <= IDLE_LIMIT

@@ -55,6 +55,22 @@ export function checkAnswer(answer, testCase) {
 }
 
 /**
+ * What went wrong during a load on a case, one message each: a wrong answer after it, no answer at all,
+ * errors, non-2xx or wrong answers under it. Empty when nothing did. (A server that exited is the caller's.)
+ */
+export async function problemsUnderLoad(handle, testCase, result, where) {
+  const problems = []
+  const wrong = checkAnswer(await fetchOnce(handle.port, testCase), testCase)
+  if (wrong) problems.push(`${where}: ${testCase.label} answered wrongly after the load: ${wrong}`)
+  if (result.requests === 0) problems.push(`${where}: ${testCase.label}: no answer at all under load`)
+  if (result.errors + result.non2xx + result.mismatches > 0) {
+    const detail = result.firstMismatch ? ` (first: ${result.firstMismatch})` : ''
+    problems.push(`${where}: ${testCase.label}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.mismatches} wrong answers under load${detail}`)
+  }
+  return problems
+}
+
+/**
  * Spawns a server (pinned by `wrap`), and times spawn → first 200 on `GET /hello`: the cold start.
  * Resolves to a handle with `rssBytes()` and `stop()`; rejects with the server's own error output when it
  * exits or stays silent.
