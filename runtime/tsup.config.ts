@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: { index: 'src/index.ts', 'cli/fw': 'src/cli/fw.ts' },
   format: ['esm'],
-  target: 'node20',
+  target: 'node22',
   platform: 'node',
   dts: { entry: { index: 'src/index.ts' } },
   clean: true,
