@@ -19,7 +19,14 @@ function runsInCi(): boolean {
   return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false'
 }
 
+/** The oldest Node.js line Fw supports: 20 reached its end of life, and better-sqlite3 13 and kysely 0.29 need 22. */
+const NODE_FLOOR = 22
+
 async function main(argv: string[]): Promise<void> {
+  const major = Number(process.versions.node.split('.')[0])
+  if (major < NODE_FLOOR) {
+    throw new CliError(`Fw needs Node.js ${NODE_FLOOR} or newer, and this is Node.js ${process.versions.node}: install the current LTS (24) from https://nodejs.org, then run this again`)
+  }
   const args = parseCliArgs(argv)
   const version = readVersion(join(packageRoot, 'package.json'))
   if (args.help) return console.log(HELP)

@@ -68,6 +68,14 @@ describe('create-fw-app without a terminal', () => {
     expect(readdirSync(cwd)).toEqual([])
   })
 
+  it('refuses to run on a Node.js older than 22, in one line, writing nothing', async () => {
+    // Node 20 as create-fw-app sees it: the version it reads is made to say 20.19.0.
+    const asNode20 = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.19.0"})'
+    const result = await run('node', ['--import', asNode20, createFwApp, 'app'], { cwd, env: { CI: undefined } })
+    expectOneLineFailure(result, /^✖ Fw needs Node\.js 22 or newer, and this is Node\.js 20\.19\.0: install the current LTS \(24\)/)
+    expect(readdirSync(cwd)).toEqual([])
+  })
+
   it('refuses an unknown template, an unknown option, a bad --pm and two directories', async () => {
     expectOneLineFailure(await create(['app', '--template', 'vue']), /Unknown template "vue": choose api or minimal/)
     expectOneLineFailure(await create(['app', '--frobnicate']), /Unknown option --frobnicate/)

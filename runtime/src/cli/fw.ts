@@ -26,11 +26,26 @@ function commandHelp(command: Command): string {
   return [`Usage: fw ${command.usage}`, '', command.summary, ...(command.details ? ['', ...command.details] : [])].join('\n')
 }
 
-/** The application's root: the nearest folder with a package.json, so fw works from a subfolder too. */
-function appRoot(from: string): string {
+/**
+ * The application's root: the nearest folder whose package.json depends on fw-runtime (or that has it
+ * installed), so fw works from a subfolder too. Undefined outside an application.
+ */
+function appRoot(from: string): string | undefined {
   for (let folder = from; ; folder = dirname(folder)) {
-    if (existsSync(join(folder, 'package.json'))) return folder
-    if (dirname(folder) === folder) return from
+    if (isApplication(folder)) return folder
+    if (dirname(folder) === folder) return undefined
+  }
+}
+
+function isApplication(folder: string): boolean {
+  const manifest = join(folder, 'package.json')
+  if (!existsSync(manifest)) return false
+  if (existsSync(join(folder, 'node_modules', 'fw-runtime'))) return true
+  try {
+    const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, Record<string, string>>
+    return 'fw-runtime' in dependencies || 'fw-runtime' in devDependencies
+  } catch {
+    return false
   }
 }
 
@@ -67,8 +82,13 @@ async function main(argv: string[]): Promise<number> {
     console.error(`fw ${name} ${problem} (usage: fw ${command.usage})`)
     return 1
   }
+  const cwd = appRoot(process.cwd())
+  if (cwd === undefined) {
+    console.error('fw runs inside an Fw application (a folder whose package.json depends on fw-runtime): cd into one, or create one with npm create fw-app@latest my-app')
+    return 1
+  }
   try {
-    return (await command.run({ values: parsed.values as CommandInput['values'], positionals: parsed.positionals, cwd: appRoot(process.cwd()) })) ?? 0
+    return (await command.run({ values: parsed.values as CommandInput['values'], positionals: parsed.positionals, cwd })) ?? 0
   } catch (error) {
     if (error instanceof CommandError) {
       console.error(error.message)

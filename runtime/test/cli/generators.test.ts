@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFwApp, type FwApp } from '../support/fwApp.js'
+import { createFwApp, runFw, type FwApp } from '../support/fwApp.js'
 
 let app: FwApp
 beforeEach(() => {
@@ -223,5 +226,25 @@ describe('fw', () => {
     const result = await app.fw(['zzzzzzzz'])
     expect(result.code).toBe(1)
     expect(result.stderr).toBe('Unknown command "zzzzzzzz". Run fw --help for the list.\n')
+  })
+
+  it('outside an application prints one hint, writes nothing and exits 1', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'not-an-app-'))
+    try {
+      // A project of some other kind: a package.json without fw-runtime.
+      writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'other', private: true }))
+      for (const args of [['make:controller', 'UserController'], ['migrate']]) {
+        const result = await runFw(folder, args)
+        expect(result).toEqual({
+          code: 1,
+          stdout: '',
+          stderr:
+            'fw runs inside an Fw application (a folder whose package.json depends on fw-runtime): cd into one, or create one with npm create fw-app@latest my-app\n',
+        })
+      }
+      expect((await runFw(folder, ['--help'])).code).toBe(0)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
