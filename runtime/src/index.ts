@@ -42,3 +42,7 @@ export { sql, Kysely, type Generated, type Insertable, type Selectable, type Upd
 export { escapeHtml, html, raw, SafeHtml } from './view/html.js'
 export { serveStatic, type StaticOptions } from './static/serveStatic.js'
 export { FileResponse } from './static/FileResponse.js'
+export { Encrypter } from './session/Encrypter.js'
+export { Session } from './session/Session.js'
+export { startSession, type SessionOptions } from './session/startSession.js'
+export { verifyCsrfToken, type CsrfOptions } from './session/verifyCsrfToken.js'

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
+import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
 
 /** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
@@ -63,6 +64,8 @@ export class Request {
   user: unknown = undefined
   /** Set when the body could not be read (413, 400): the router answers with it before any handler runs. */
   bodyError: HttpError | null = null
+
+  private currentSession: Session | undefined
 
   private readonly requestMethod: string
   private readonly path: string
@@ -256,6 +259,35 @@ export class Request {
   /** Whether the request came over TLS (directly, or through a proxy that says so). */
   secure(): boolean {
     return (this.raw.socket as TLSSocket).encrypted === true || this.header('x-forwarded-proto') === 'https'
+  }
+
+  /**
+   * The visitor's session, on routes that run the `session` middleware.
+   *
+   * @example
+   * ```ts
+   * request.session.flash('status', 'Profile saved')
+   * ```
+   */
+  get session(): Session {
+    if (!this.currentSession) {
+      throw new Error(`request.session needs the session middleware on this route: add .middleware('session') (${this.requestMethod} ${this.path})`)
+    }
+    return this.currentSession
+  }
+
+  set session(session: Session) {
+    this.currentSession = session
+  }
+
+  /** Whether the `session` middleware gave this request a session. */
+  hasSession(): boolean {
+    return this.currentSession !== undefined
+  }
+
+  /** The session's CSRF token, for a form's hidden `_token` field (needs the `session` middleware). */
+  csrfToken(): string {
+    return this.session.token()
   }
 
   /** Whether the client asked for JSON (an `Accept` with json, or a JSON body): for choosing 401 or a redirect. */
