@@ -1,3 +1,5 @@
+import { Response } from './Response.js'
+
 /**
  * The one way to fail with an HTTP status. Thrown from a handler or a middleware, the router
  * turns it into the seed's error body `{"error": message}` with this status.
@@ -17,5 +19,12 @@ export class HttpError extends Error {
     this.name = 'HttpError'
     this.status = status
     this.headers = options.headers ?? {}
+  }
+
+  /** The answer for this error: the seed's `{"error": message}` body with the status and headers. */
+  toResponse(): Response {
+    const response = Response.error(this.message, this.status)
+    for (const [key, value] of Object.entries(this.headers)) response.setHeader(key, value)
+    return response
   }
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
+import { validate } from './validate.js'
 
 /** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -160,6 +162,20 @@ export class Request {
     if (fromBody !== undefined) return fromBody as T
     const fromQuery = this.query()[name]
     return (fromQuery !== undefined ? fromQuery : defaultValue) as T
+  }
+
+  /**
+   * The input (query and body, as `all()` gives it) checked by any Standard Schema validator (zod 4, valibot,
+   * arktype, …), typed as the schema's output. Invalid input throws a ValidationError: a 422 with
+   * `{"error": "The given data was invalid.", "errors": {"title": ["…"]}}`.
+   *
+   * @example
+   * ```ts
+   * const task = await request.validate(z.object({ title: z.string().default('Untitled') }))
+   * ```
+   */
+  validate<Schema extends StandardSchemaV1>(schema: Schema): Promise<StandardSchemaV1.InferOutput<Schema>> {
+    return validate(schema, this.all())
   }
 
   /** Whether every named key is present in the input. */

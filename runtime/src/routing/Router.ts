@@ -339,11 +339,7 @@ export class Router {
   }
 
   private renderError(error: unknown, request: Request): Response {
-    if (error instanceof HttpError) {
-      const response = Response.error(error.message, error.status)
-      for (const [key, value] of Object.entries(error.headers)) response.setHeader(key, value)
-      return response
-    }
+    if (error instanceof HttpError) return error.toResponse()
     const detail = error instanceof Error ? error : new Error(String(error))
     console.error(`[fw] ${request.method()} ${request.uri()} failed:`, detail)
     if (!this.debug) return Response.error('Internal Server Error', 500)

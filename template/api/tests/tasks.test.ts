@@ -47,6 +47,14 @@ describe('TaskController', () => {
     expect((await json<{ task: unknown }>(untitled)).task).toMatchObject({ title: 'Untitled', completed: false })
   })
 
+  it('POST /api/tasks with a title that is not a string is a 422 naming the field', async () => {
+    const response = await send('POST', '/api/tasks', { title: 42 })
+    expect(response.status).toBe(422)
+    const body = await json<{ error: string; errors: Record<string, string[]> }>(response)
+    expect(body.error).toBe('The given data was invalid.')
+    expect(Object.keys(body.errors)).toEqual(['title'])
+  })
+
   it('PUT /api/tasks/{id} updates title and completed, with defaults', async () => {
     const response = await send('PUT', '/api/tasks/2', { title: 'Done', completed: true })
     expect(response.status).toBe(200)

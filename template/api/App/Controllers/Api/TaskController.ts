@@ -1,4 +1,5 @@
 import { Response, type Request } from 'fw-runtime'
+import { z } from 'zod'
 
 interface Task {
   id: number
@@ -16,6 +17,12 @@ const tasks: readonly Task[] = [
   { id: 3, title: 'Write a migration', completed: false },
 ]
 
+/** What POST /api/tasks accepts: an optional title, a string when given. */
+const newTask = z.object({ title: z.string().default('Untitled') })
+
+/** What PUT /api/tasks/{id} accepts. */
+const taskChanges = z.object({ title: z.string().default('Updated Task'), completed: z.boolean().default(false) })
+
 export class TaskController {
   /** GET /api/tasks */
   index(): Response {
@@ -29,24 +36,17 @@ export class TaskController {
     return Response.json({ task })
   }
 
-  /** POST /api/tasks */
-  store(request: Request): Response {
-    const task: Task = {
-      id: tasks.length + 1,
-      title: request.input('title', 'Untitled'),
-      completed: false,
-    }
+  /** POST /api/tasks: a title that is not a string is a 422 with `errors.title`. */
+  async store(request: Request): Promise<Response> {
+    const { title } = await request.validate(newTask)
+    const task: Task = { id: tasks.length + 1, title, completed: false }
     return Response.json({ message: 'Task created', task }, 201)
   }
 
   /** PUT /api/tasks/{id} */
-  update(request: Request, id: string): Response {
-    const task = {
-      id,
-      title: request.input('title', 'Updated Task'),
-      completed: request.input('completed', false),
-    }
-    return Response.json({ message: 'Task updated', task })
+  async update(request: Request, id: string): Promise<Response> {
+    const { title, completed } = await request.validate(taskChanges)
+    return Response.json({ message: 'Task updated', task: { id, title, completed } })
   }
 
   /** DELETE /api/tasks/{id} */
