@@ -1,0 +1,1 @@
+export { TestClient, testClient, type TestRequestOptions, type TestResponse } from './TestClient.js'
