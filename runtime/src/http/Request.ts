@@ -3,7 +3,12 @@ import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
+import { parseMultipart } from './parseMultipart.js'
+import type { UploadedFile } from './UploadedFile.js'
 import { validate } from './validate.js'
+
+const EMPTY = Buffer.alloc(0)
+const NO_FILES: Record<string, UploadedFile[]> = Object.freeze(Object.create(null))
 
 /** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -73,8 +78,9 @@ export class Request {
   private readonly path: string
   private readonly search: string
   private parsedQuery: Record<string, string | string[]> | undefined
-  private rawBody = ''
+  private rawBody: Buffer = EMPTY
   private parsedBody: unknown = undefined
+  private uploadedFiles: Record<string, UploadedFile[]> = NO_FILES
   private parsedCookies: Record<string, string> | undefined
 
   constructor(raw: IncomingMessage) {
@@ -117,8 +123,12 @@ export class Request {
           this.bodyError = error
           this.raw.pause()
         } else {
-          this.rawBody = Buffer.concat(chunks, size).toString('utf8')
-          this.parseBody()
+          this.rawBody = Buffer.concat(chunks, size)
+          this.parseBody().then(resolve, () => {
+            this.bodyError = new HttpError(400, 'Malformed multipart body')
+            resolve()
+          })
+          return
         }
         resolve()
       }
@@ -133,17 +143,23 @@ export class Request {
     })
   }
 
-  private parseBody(): void {
-    const type = (this.raw.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase()
+  private async parseBody(): Promise<void> {
+    const contentType = this.raw.headers['content-type'] ?? ''
+    const type = contentType.split(';', 1)[0]!.trim().toLowerCase()
     if (type === 'application/json' || type.endsWith('+json')) {
-      if (this.rawBody.trim() === '') return
+      const text = this.rawBody.toString('utf8')
+      if (text.trim() === '') return
       try {
-        this.parsedBody = JSON.parse(this.rawBody)
+        this.parsedBody = JSON.parse(text)
       } catch {
         this.bodyError = new HttpError(400, 'Invalid JSON body')
       }
     } else if (type === 'application/x-www-form-urlencoded') {
-      this.parsedBody = parseSearchParams(this.rawBody)
+      this.parsedBody = parseSearchParams(this.rawBody.toString('utf8'))
+    } else if (type === 'multipart/form-data') {
+      const { fields, files } = await parseMultipart(this.rawBody, contentType)
+      this.parsedBody = fields
+      this.uploadedFiles = files
     }
   }
 
@@ -243,9 +259,32 @@ export class Request {
     return this.parsedBody
   }
 
-  /** The raw body text as received. */
+  /** The body as text (UTF-8), as received. */
   content(): string {
+    return this.rawBody.toString('utf8')
+  }
+
+  /** The body's bytes as received: for binary uploads and signatures over the exact body. */
+  buffer(): Buffer {
     return this.rawBody
+  }
+
+  /**
+   * A file of a `multipart/form-data` body by field name (the first, when several share it), or undefined.
+   *
+   * @example
+   * ```ts
+   * const photo = request.file('photo')
+   * if (photo) await photo.moveTo(`storage/photos/${randomUUID()}.jpg`)
+   * ```
+   */
+  file(name: string): UploadedFile | undefined {
+    return this.uploadedFiles[name]?.[0]
+  }
+
+  /** Every uploaded file, by field name. */
+  files(): Record<string, UploadedFile[]> {
+    return this.uploadedFiles
   }
 
   /** A cookie sent by the browser, URL-decoded. */
