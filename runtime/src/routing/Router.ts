@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Container } from '../container/Container.js'
+import { debugPage, errorPage } from '../http/errorPage.js'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
+import { startSession } from '../session/startSession.js'
+import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { Route } from './Route.js'
 import {
   RouteDefinition,
@@ -89,6 +92,8 @@ export class Router {
   constructor(container: Container = Container.getInstance(), options: RouterOptions = {}) {
     this.container = container
     this.debug = options.debug ?? process.env.APP_DEBUG === 'true'
+    // Ready for any route to name: `.middleware('session', 'csrf')`.
+    this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
   }
 
   get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
@@ -338,13 +343,27 @@ export class Router {
     return this.compose(middleware, core, route)
   }
 
+  /** An HttpError as its status; anything else as a 500, logged. A browser gets a page, any other client JSON. */
   private renderError(error: unknown, request: Request): Response {
-    if (error instanceof HttpError) return error.toResponse()
+    const page = wantsPage(request)
+    if (error instanceof HttpError) {
+      if (!page) return error.toResponse()
+      const response = Response.html(errorPage(error.status, error.message), error.status)
+      for (const [key, value] of Object.entries(error.headers)) response.setHeader(key, value)
+      return response
+    }
     const detail = error instanceof Error ? error : new Error(String(error))
     console.error(`[fw] ${request.method()} ${request.uri()} failed:`, detail)
+    if (page) return Response.html(this.debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
     if (!this.debug) return Response.error('Internal Server Error', 500)
     return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
   }
+}
+
+/** Whether the client is a browser asking for a page: an Accept that names HTML and no JSON. */
+function wantsPage(request: Request): boolean {
+  const accept = request.header('accept')
+  return accept !== null && accept.includes('text/html') && !accept.includes('json')
 }
 
 /**
