@@ -59,6 +59,16 @@ describe('fw generators on a scaffolded app', () => {
     expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3)
   })
 
+  it('make:middleware, make:test and make:seeder write code whose tests pass; db:seed runs the seeder', async () => {
+    await fw('make:middleware', 'EnsureTeamMember')
+    await fw('make:test', 'Feature/HomeTest')
+    await fw('make:seeder', 'DatabaseSeeder')
+    await stillGreen()
+    const tests = await app.runOk('npx', ['vitest', 'run', 'tests/Middleware', 'tests/Feature'])
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests +2 passed \(2\)/)
+    expect((await fw('db:seed')).stdout).toMatch(/^Seeded {2}DatabaseSeeder {2}\(\d+ ms\)\n$/)
+  })
+
   it('route:list reads the app routes, and fw serve answers', async () => {
     const routes = await fw('route:list')
     expect(routes.stdout).toMatch(/^GET +\/health +\S*HealthController@/m)

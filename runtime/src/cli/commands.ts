@@ -1,11 +1,15 @@
 import { makeAuth } from '../../../generators/make-auth/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
 import { makeDash } from '../../../generators/make-dash/index.js'
+import { makeMiddleware } from '../../../generators/make-middleware/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
+import { makeSeeder } from '../../../generators/make-seeder/index.js'
+import { makeTest } from '../../../generators/make-test/index.js'
 import type { Command } from './Command.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus } from './migrate.js'
 import { routeList } from './routeList.js'
+import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 
 /**
@@ -19,6 +23,9 @@ export const commands: readonly Command[] = [
   makeController,
   makeModel,
   makeMigration,
+  makeMiddleware,
+  makeSeeder,
+  makeTest,
   makeAuth,
   makeDash,
   migrate,
@@ -26,4 +33,5 @@ export const commands: readonly Command[] = [
   migrateStatus,
   migrateFresh,
   migrateReset,
+  dbSeed,
 ]

@@ -208,13 +208,25 @@ export class Router {
    */
   async loadRoutesFromFile(path: string | URL): Promise<void> {
     const file = resolveRoutesFile(path)
+    const count = loadedFiles.get(file) ?? 0
+    loadedFiles.set(file, count + 1)
+    await this.loadRoutes(() => import(pathToFileURL(file).href + (count > 0 ? `?router=${count}` : '')))
+  }
+
+  /**
+   * Runs an import (or any loader) whose `Route.*` calls register on this router: for code that imports the
+   * routes itself, such as a test that vitest transforms.
+   *
+   * @example
+   * ```ts
+   * await router.loadRoutes(() => import('../routes/web.js'))
+   * ```
+   */
+  async loadRoutes(load: () => Promise<unknown>): Promise<void> {
     const run = loading.then(async () => {
-      const count = loadedFiles.get(file) ?? 0
-      loadedFiles.set(file, count + 1)
-      const url = pathToFileURL(file).href + (count > 0 ? `?router=${count}` : '')
       Route.setRouter(this)
       try {
-        await import(url)
+        await load()
       } finally {
         Route.setRouter(undefined)
       }

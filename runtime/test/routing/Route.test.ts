@@ -30,3 +30,16 @@ describe('Route.getRoutes', () => {
     expect(Route.getRoutes()).toBe(router.getRoutes())
   })
 })
+
+describe('router.loadRoutes', () => {
+  it('registers what an import made by the caller registers through Route', async () => {
+    const router = new Router(new Container())
+    await router.loadRoutes(async () => {
+      Route.get('/from-a-loader', () => ({ ok: true }))
+    })
+    expect(router.getRoutes().map((route) => route.pattern)).toEqual(['/from-a-loader'])
+    expect(Route.current()).toBeUndefined()
+    await expect(router.loadRoutes(() => Promise.reject(new Error('broken routes')))).rejects.toThrow('broken routes')
+    expect(Route.current()).toBeUndefined()
+  })
+})

@@ -1,0 +1,69 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { CommandError, type Command } from './Command.js'
+
+const FOLDER = 'database/seeders'
+const EXTENSIONS = /\.(ts|mts|js|mjs)$/
+
+/** The seeders to run: the named one, else DatabaseSeeder when there is one, else every seeder in name order. */
+function chooseSeeders(folder: string, only: string | undefined): { name: string; file: string }[] {
+  const files = existsSync(folder) ? readdirSync(folder).filter((file) => EXTENSIONS.test(file) && !file.endsWith('.d.ts')).sort() : []
+  const seeders = files.map((file) => ({ name: file.replace(EXTENSIONS, ''), file: join(folder, file) }))
+  if (only !== undefined) {
+    const seeder = seeders.find((candidate) => candidate.name === only)
+    if (!seeder) throw new CommandError(`No seeder named ${only} in ${FOLDER} (make one with fw make:seeder ${only})`)
+    return [seeder]
+  }
+  const main = seeders.find((candidate) => candidate.name === 'DatabaseSeeder')
+  return main ? [main] : seeders
+}
+
+function isProduction(): boolean {
+  return process.env.NODE_ENV === 'production' || process.env.APP_ENV === 'production'
+}
+
+/** `fw db:seed [--class=UserSeeder] [--force]` */
+export const dbSeed: Command = {
+  name: 'db:seed',
+  summary: 'Fill the database with the seeders in database/seeders',
+  usage: 'db:seed [--class=Name] [--force]',
+  details: [
+    'Runs database/seeders/DatabaseSeeder.ts when there is one (it may run others), else every seeder in name order;',
+    '--class runs one. Each seeder exports run(db) and runs in a transaction: a failing one writes nothing.',
+    '--force  needed in production (NODE_ENV or APP_ENV = production)',
+  ],
+  options: { class: { type: 'string' }, force: { type: 'boolean', short: 'f' } },
+  async run({ values, cwd }) {
+    const { loadEnv } = await import('../config/loadEnv.js')
+    loadEnv(join(cwd, '.env'))
+    if (isProduction() && values.force !== true) {
+      throw new CommandError('fw db:seed writes rows into the production database: run it again with --force if you mean it')
+    }
+    const seeders = chooseSeeders(join(cwd, FOLDER), typeof values.class === 'string' ? values.class : undefined)
+    if (seeders.length === 0) {
+      console.log(`No seeders in ${FOLDER}: make one with fw make:seeder <Name>.`)
+      return 0
+    }
+    const [{ createDatabase }, { loadTypeScript }] = await Promise.all([import('../database/createDatabase.js'), import('./loadTypeScript.js')])
+    await loadTypeScript()
+    const db = createDatabase(process.env.DATABASE_URL, cwd)
+    try {
+      for (const seeder of seeders) {
+        const module = (await import(pathToFileURL(seeder.file).href)) as { run?: unknown }
+        if (typeof module.run !== 'function') throw new CommandError(`${FOLDER}/${seeder.name} exports no run(db) function`)
+        const run = module.run as (db: unknown) => Promise<void>
+        const started = performance.now()
+        try {
+          await db.transaction().execute((trx) => run(trx))
+        } catch (error) {
+          throw new CommandError(`Seeding failed: ${seeder.name}: ${error instanceof Error ? error.message : String(error)} (nothing of it was written)`)
+        }
+        console.log(`Seeded  ${seeder.name}  (${Math.round(performance.now() - started)} ms)`)
+      }
+    } finally {
+      await db.destroy()
+    }
+    return 0
+  },
+}

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createDatabase } from '../../src/database/createDatabase.js'
+import { createFwApp, type FwApp } from '../support/fwApp.js'
+
+let app: FwApp
+beforeEach(() => {
+  app = createFwApp()
+  app.write(
+    'database/migrations/20260101000000_create_posts_table.ts',
+    [
+      "import { id, type Kysely } from 'fw-runtime'",
+      'export async function up(db: Kysely<any>): Promise<void> {',
+      "  await db.schema.createTable('posts').$call(id(db)).addColumn('title', 'varchar(255)', (column) => column.notNull().unique()).execute()",
+      '}',
+      '',
+    ].join('\n'),
+  )
+})
+afterEach(() => app.remove())
+
+async function titles(): Promise<string[]> {
+  const db = createDatabase(undefined, app.dir)
+  try {
+    return (await db.selectFrom('posts' as never).select('title' as never).orderBy('title' as never).execute()).map((row) => (row as { title: string }).title)
+  } finally {
+    await db.destroy()
+  }
+}
+
+function seeder(titles: string[]): string {
+  return [
+    "import type { Kysely } from 'fw-runtime'",
+    'export async function run(db: Kysely<any>): Promise<void> {',
+    ...titles.map((title) => `  await db.insertInto('posts').values({ title: '${title}' }).execute()`),
+    '}',
+    '',
+  ].join('\n')
+}
+
+describe('fw make:seeder and fw db:seed', () => {
+  it('writes a seeder that db:seed runs (an empty one changes nothing)', async () => {
+    const made = await app.fw(['make:seeder', 'PostSeeder'])
+    expect(made).toMatchObject({ code: 0, stdout: 'Created database/seeders/PostSeeder.ts\n' })
+    expect(app.read('database/seeders/PostSeeder.ts')).toContain('export async function run(db: Kysely<any>): Promise<void> {')
+    expect((await app.fw(['migrate'])).code).toBe(0)
+    const seeded = await app.fw(['db:seed'])
+    expect(seeded.code).toBe(0)
+    expect(seeded.stdout).toMatch(/^Seeded {2}PostSeeder {2}\(\d+ ms\)\n$/)
+    expect(await titles()).toEqual([])
+  })
+
+  it('runs every seeder in name order, or DatabaseSeeder alone, or the one --class names', async () => {
+    await app.fw(['migrate'])
+    app.write('database/seeders/A.ts', seeder(['a']))
+    app.write('database/seeders/B.ts', seeder(['b']))
+    expect((await app.fw(['db:seed'])).stdout).toMatch(/^Seeded {2}A .*\nSeeded {2}B /)
+    expect(await titles()).toEqual(['a', 'b'])
+
+    app.write('database/seeders/C.ts', seeder(['c']))
+    expect((await app.fw(['db:seed', '--class=C'])).code).toBe(0)
+    expect(await titles()).toEqual(['a', 'b', 'c'])
+
+    app.write('database/seeders/DatabaseSeeder.ts', seeder(['main']))
+    expect((await app.fw(['db:seed'])).stdout).toMatch(/^Seeded {2}DatabaseSeeder .*\n$/)
+    expect(await titles()).toEqual(['a', 'b', 'c', 'main'])
+  })
+
+  it('writes nothing of a seeder that fails, and says which in one line', async () => {
+    await app.fw(['migrate'])
+    app.write('database/seeders/Broken.ts', seeder(['first', 'first']))
+    const result = await app.fw(['db:seed'])
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/^Seeding failed: Broken: .*UNIQUE.* \(nothing of it was written\)\n$/)
+    expect(await titles()).toEqual([])
+  })
+
+  it('refuses an unknown --class, and production without --force', async () => {
+    const unknown = await app.fw(['db:seed', '--class=Missing'])
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'No seeder named Missing in database/seeders (make one with fw make:seeder Missing)\n'])
+    await app.fw(['migrate'])
+    app.write('database/seeders/A.ts', seeder(['a']))
+    const production = await app.fw(['db:seed'], { NODE_ENV: 'production' })
+    expect([production.code, production.stderr]).toEqual([1, 'fw db:seed writes rows into the production database: run it again with --force if you mean it\n'])
+    expect(await titles()).toEqual([])
+    expect((await app.fw(['db:seed', '--force'], { APP_ENV: 'production' })).code).toBe(0)
+    expect(await titles()).toEqual(['a'])
+  })
+})
+
+describe('fw make:middleware and fw make:test', () => {
+  it('make:middleware writes a camelCase middleware and its test', async () => {
+    const result = await app.fw(['make:middleware', 'EnsureTeamMember'])
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'Created App/Middleware/ensureTeamMember.ts\nCreated tests/Middleware/ensureTeamMember.test.ts\n',
+    })
+    expect(app.read('App/Middleware/ensureTeamMember.ts')).toContain('export const ensureTeamMember: Middleware = async (request, next) => {')
+    expect(app.read('tests/Middleware/ensureTeamMember.test.ts')).toContain("import { ensureTeamMember } from '../../App/Middleware/ensureTeamMember.js'")
+    expect((await app.fw(['make:middleware', 'not-a-name'])).code).toBe(1)
+  })
+
+  it('make:test writes a test that requests the app in process, in subfolders too', async () => {
+    expect((await app.fw(['make:test', 'Feature/CheckoutTest'])).stdout).toBe('Created tests/Feature/CheckoutTest.test.ts\n')
+    const test = app.read('tests/Feature/CheckoutTest.test.ts')
+    expect(test).toContain("await router.loadRoutes(() => import('../../routes/web.js'))")
+    expect(test).toContain("describe('CheckoutTest', () => {")
+    const again = await app.fw(['make:test', 'Feature/CheckoutTest'])
+    expect([again.code, again.stderr]).toEqual([1, 'tests/Feature/CheckoutTest.test.ts already exists; use --force to overwrite it\n'])
+  })
+})
