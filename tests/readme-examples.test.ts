@@ -1,0 +1,107 @@
+// The README's "Everyday tools" examples, taken from README.md as they are written, in a new application:
+// routes from its blocks, its middleware in public/index.ts, its test-client block as a test, then the server
+// answering as the README says.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { installedApp, type InstalledApp } from './support/installedApp.js'
+import { checkoutRoot, type RunningApp } from './support/process.js'
+
+/** The ```ts blocks of one README section, in order. */
+function readmeBlocks(heading: string): string[] {
+  const readme = readFileSync(join(checkoutRoot, 'README.md'), 'utf8')
+  const start = readme.indexOf(`\n${heading}\n`)
+  const end = readme.slice(start + heading.length + 2).search(/\n##+ /)
+  const section = readme.slice(start, end === -1 ? undefined : start + heading.length + 2 + end)
+  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+}
+
+/** A block split into its import lines and the rest. */
+function split(block: string): { imports: string; body: string } {
+  const lines = block.split('\n')
+  return {
+    imports: lines.filter((line) => line.startsWith('import ')).join('\n'),
+    body: lines.filter((line) => !line.startsWith('import ')).join('\n'),
+  }
+}
+
+let app: InstalledApp
+let server: RunningApp
+const blocks = readmeBlocks('### Everyday tools')
+
+beforeAll(async () => {
+  expect(blocks).toHaveLength(4)
+  const [validation, sessions, middleware, testing] = blocks.map(split) as [ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>]
+  app = await installedApp({ template: 'minimal' })
+  await app.runOk('npm', ['install', 'zod@^4'])
+
+  writeFileSync(
+    join(app.dir, 'routes/examples.ts'),
+    ["import { html, Response, Route } from 'fw-runtime'", validation.imports, sessions.imports, validation.body, sessions.body].join('\n'),
+  )
+  writeFileSync(join(app.dir, 'routes/web.ts'), `${readFileSync(join(app.dir, 'routes/web.ts'), 'utf8')}import './examples.js'\n`)
+  const index = readFileSync(join(app.dir, 'public/index.ts'), 'utf8')
+  const routerLine = 'const router = new Router(container)'
+  expect(index).toContain(routerLine)
+  writeFileSync(
+    join(app.dir, 'public/index.ts'),
+    middleware.imports + '\n' + index.replace(/(const router = new Router\(container\)[^\n]*\n)/, `$1${middleware.body}\n`),
+  )
+  mkdirSync(join(app.dir, 'public/css'), { recursive: true })
+  writeFileSync(join(app.dir, 'public/css/app.css'), 'body { margin: 0 }\n')
+  writeFileSync(
+    join(app.dir, 'tests/readme.test.ts'),
+    `import { expect, it } from 'vitest'\n${testing.imports}\n\nit('runs the README test-client example', async () => {\n${testing.body}\n})\n`,
+  )
+  server = await app.start()
+})
+afterAll(() => server?.stop())
+
+describe('README "Everyday tools", as written', () => {
+  it('type-checks, and its test-client example passes as a test of the app', async () => {
+    await app.runOk('npx', ['tsc', '--noEmit'])
+    const tests = stripVTControlCharacters((await app.runOk('npx', ['vitest', 'run', 'tests/readme.test.ts'])).stdout)
+    expect(tests).toMatch(/Tests +1 passed/)
+  })
+
+  it('validation: the 422 body the README shows', async () => {
+    const response = await fetch(`${server.url}/api/tasks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"title": 42}' })
+    const comment = /→ 422 (\{.*\})/.exec(blocks[0]!)![1]!
+    expect([response.status, await response.text()]).toEqual([422, comment])
+  })
+
+  it('sessions and CSRF: the form round trip, and 419 without the token', async () => {
+    const page = await fetch(`${server.url}/profile`)
+    const cookie = page.headers.getSetCookie()[0]!.split(';')[0]!
+    const token = /name="_token" value="([^"]+)"/.exec(await page.text())![1]!
+    const saved = await fetch(`${server.url}/profile`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _token: token, name: 'Ada' }).toString(),
+    })
+    expect([saved.status, saved.headers.get('location')]).toEqual([303, '/profile'])
+    const next = saved.headers.getSetCookie()[0]!.split(';')[0]!
+    expect(await (await fetch(`${server.url}/profile`, { headers: { Cookie: next } })).text()).toContain('<p>Saved Ada</p>')
+    const forged = await fetch(`${server.url}/profile`, { method: 'POST', headers: { Cookie: next, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'name=Eve' })
+    expect(forged.status).toBe(419)
+  })
+
+  it('static files, CORS and security headers from public/index.ts', async () => {
+    const css = await fetch(`${server.url}/css/app.css`)
+    expect([css.status, css.headers.get('content-type'), await css.text()]).toEqual([200, 'text/css; charset=utf-8', 'body { margin: 0 }\n'])
+    expect((await fetch(`${server.url}/index.ts`)).status).toBe(404)
+    const preflight = await fetch(`${server.url}/api/tasks`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' },
+    })
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-credentials')]).toEqual([
+      204,
+      'https://app.example.com',
+      'true',
+    ])
+    const page = await fetch(`${server.url}/profile`)
+    expect([page.headers.get('x-frame-options'), page.headers.get('content-security-policy')]).toEqual(['DENY', "frame-ancestors 'none'"])
+  })
+})
