@@ -1,1 +1,1 @@
-export { TestClient, testClient, type TestRequestOptions, type TestResponse } from './TestClient.js'
+export { TestClient, testClient, type TestResponse } from './TestClient.js'

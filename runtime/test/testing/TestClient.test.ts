@@ -53,14 +53,25 @@ const cases: [string, string, { json?: unknown; body?: string; headers?: Record<
 describe('testClient', () => {
   it('keeps the cookies the application sets, so a session lasts across requests', async () => {
     const client = testClient(app())
-    expect((await client.get('/counter')).json().count).toBe(1)
-    const second = await client.get('/counter')
-    expect(second.json().count).toBe(2)
+    expect((await (await client.get('/counter')).json()).count).toBe(1)
+    const second = (await (await client.get('/counter')).json()) as { count: number; token: string }
+    expect(second.count).toBe(2)
     expect(client.cookies.has('fw_session')).toBe(true)
-    const posted = await client.request('POST', '/form', { form: { name: 'Ada', _token: second.json().token } })
-    expect([posted.status, posted.json()]).toEqual([200, { name: 'Ada' }])
-    const forged = await testClient(app()).request('POST', '/form', { form: { name: 'Eve' } })
+    const posted = await client.fetch('/form', { method: 'POST', body: new URLSearchParams({ name: 'Ada', _token: second.token }) })
+    expect([posted.status, await posted.json()]).toEqual([200, { name: 'Ada' }])
+    const forged = await testClient(app()).fetch('/form', { method: 'POST', body: new URLSearchParams({ name: 'Eve' }) })
     expect(forged.status).toBe(419)
+  })
+
+  it('sends JSON with post, and any body fetch takes (FormData with its boundary)', async () => {
+    const client = testClient(app())
+    const created = await client.post('/users', { name: 'Ada' }, { headers: { 'X-Agent': 'tests' } })
+    expect([created.status, await created.json()]).toEqual([201, { user: { name: 'Ada' }, agent: 'tests' }])
+    const form = new FormData()
+    form.append('name', 'Grace')
+    expect(await (await client.fetch('/users', { method: 'POST', body: form })).json()).toEqual({ user: { name: 'Grace' }, agent: null })
+    const head = await client.fetch('/robots.txt', { method: 'HEAD' })
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/plain; charset=utf-8', ''])
   })
 
   describe.each(servers)('answers as $name does over a socket', ({ start }) => {
@@ -71,11 +82,11 @@ describe('testClient', () => {
     afterAll(() => server.close())
 
     it.each(cases)('%s %s', async (method, path, options) => {
-      const inProcess = await testClient(app()).request(method, path, options)
       const headers = { ...(options.json !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers }
       const body = options.json !== undefined ? JSON.stringify(options.json) : options.body
+      const inProcess = await testClient(app()).fetch(path, { method, headers, body })
       const overHttp = await fetch(server.url + path, { method, headers, body })
-      expect([inProcess.status, inProcess.headers.get('content-type'), inProcess.text]).toEqual([
+      expect([inProcess.status, inProcess.headers.get('content-type'), await inProcess.text()]).toEqual([
         overHttp.status,
         overHttp.headers.get('content-type'),
         await overHttp.text(),

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiKey, json, startServer, type TestServer } from './server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestClient } from 'fw-runtime/testing'
+import { apiKey, createClient, json } from './app.js'
 
-let server: TestServer
+let client: TestClient
 beforeAll(async () => {
-  server = await startServer()
+  client = await createClient()
 })
-afterAll(() => server.stop())
 
 function createUser(body: unknown, key?: string) {
-  return fetch(`${server.url}/api/users`, {
+  return client.fetch('/api/users', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(key === undefined ? {} : { 'X-API-Key': key }) },
     body: JSON.stringify(body),

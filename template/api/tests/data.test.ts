@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type TestServer } from './server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestClient } from 'fw-runtime/testing'
+import { createClient } from './app.js'
 
-let server: TestServer
+let client: TestClient
 beforeAll(async () => {
-  server = await startServer()
+  client = await createClient()
 })
-afterAll(() => server.stop())
 
 describe('DataController: GET /api/data', () => {
   it('JSON by default and with format=json', async () => {
     for (const query of ['', '?format=json']) {
-      const response = await fetch(`${server.url}/api/data${query}`)
+      const response = await client.get(`/api/data${query}`)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toContain('application/json')
       await response.json()
@@ -18,17 +18,17 @@ describe('DataController: GET /api/data', () => {
   })
 
   it('format=text and format=html', async () => {
-    const text = await fetch(`${server.url}/api/data?format=text`)
+    const text = await client.get('/api/data?format=text')
     expect(text.status).toBe(200)
     expect(text.headers.get('content-type')).toContain('text/plain')
 
-    const html = await fetch(`${server.url}/api/data?format=html`)
+    const html = await client.get('/api/data?format=html')
     expect(html.status).toBe(200)
     expect(html.headers.get('content-type')).toContain('text/html')
   })
 
   it('any other format is 400 Invalid format', async () => {
-    const response = await fetch(`${server.url}/api/data?format=xml`)
+    const response = await client.get('/api/data?format=xml')
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: 'Invalid format' })
   })

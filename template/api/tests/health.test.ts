@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, startServer, type TestServer } from './server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestClient } from 'fw-runtime/testing'
+import { createClient, json } from './app.js'
 
-let server: TestServer
+let client: TestClient
 beforeAll(async () => {
-  server = await startServer()
+  client = await createClient()
 })
-afterAll(() => server.stop())
 
 describe('HealthController and DownloadController', () => {
   it('GET /health: status, an integer Unix timestamp, never cached', async () => {
     const before = Math.floor(Date.now() / 1000)
-    const response = await fetch(`${server.url}/health`)
+    const response = await client.get('/health')
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-cache')
     const body = await json<{ status: unknown; timestamp: number }>(response)
@@ -20,7 +20,7 @@ describe('HealthController and DownloadController', () => {
   })
 
   it('GET /download: plain text as an attachment with a file name', async () => {
-    const response = await fetch(`${server.url}/download`)
+    const response = await client.get('/download')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('text/plain')
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename=".+"/)

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import runtime from 'fw-runtime/package.json' with { type: 'json' }
-import { startServer, type TestServer } from './server.js'
+import type { TestClient } from 'fw-runtime/testing'
+import { createClient } from './app.js'
 
-let server: TestServer
+let client: TestClient
 beforeAll(async () => {
-  server = await startServer()
+  client = await createClient()
 })
-afterAll(() => server.stop())
 
 describe('HomeController', () => {
   it('GET / says the framework is running', async () => {
-    const response = await fetch(`${server.url}/`)
+    const response = await client.get('/')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
     const body = await response.json()
@@ -18,13 +18,13 @@ describe('HomeController', () => {
   })
 
   it('GET /hello', async () => {
-    const response = await fetch(`${server.url}/hello`)
+    const response = await client.get('/hello')
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ message: 'Hello, World!' })
   })
 
   it('GET /greet/{name} greets by name', async () => {
-    const response = await fetch(`${server.url}/greet/Ada`)
+    const response = await client.get('/greet/Ada')
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ message: 'Hello, Ada!' })
   })

@@ -11,8 +11,6 @@ export interface TestServer {
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 loadEnv(new URL('../.env', import.meta.url))
-/** The key the tests send in X-API-Key; the server gets the same one through its environment. */
-export const apiKey = (process.env.API_KEY ||= 'test-api-key')
 
 /**
  * Starts the application the way `npm run dev` does (public/index.ts) on a free port of
@@ -48,9 +46,4 @@ export function startServer(): Promise<TestServer> {
     child.stderr.on('data', onData)
     child.once('exit', (code) => reject(new Error(`The server exited with code ${code} before listening:\n${output}`)))
   })
-}
-
-/** The response body parsed as JSON, typed as the test expects it. */
-export async function json<T>(response: globalThis.Response): Promise<T> {
-  return (await response.json()) as T
 }

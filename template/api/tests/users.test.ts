@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, startServer, type TestServer } from './server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestClient } from 'fw-runtime/testing'
+import { createClient, json } from './app.js'
 
-let server: TestServer
+let client: TestClient
 beforeAll(async () => {
-  server = await startServer()
+  client = await createClient()
 })
-afterAll(() => server.stop())
 
 function send(method: string, path: string, body?: unknown) {
-  return fetch(`${server.url}${path}`, {
+  return client.fetch(path, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

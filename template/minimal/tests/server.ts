@@ -44,8 +44,3 @@ export function startServer(): Promise<TestServer> {
     child.once('exit', (code) => reject(new Error(`The server exited with code ${code} before listening:\n${output}`)))
   })
 }
-
-/** The response body parsed as JSON, typed as the test expects it. */
-export async function json<T>(response: globalThis.Response): Promise<T> {
-  return (await response.json()) as T
-}
