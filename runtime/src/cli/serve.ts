@@ -102,6 +102,8 @@ export const serve: Command = {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input)
     delete env.FW_SERVER
+    // The development server prints a line per request, unless the environment says otherwise.
+    env.LOG_REQUESTS ??= 'true'
     await checkPort(env)
 
     let child = startApp(input.cwd, file, env)

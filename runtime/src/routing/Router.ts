@@ -6,6 +6,8 @@ import { debugPage, errorPage } from '../http/errorPage.js'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
+import { createLogger, type Logger } from '../log/Logger.js'
+import { requestLog } from '../log/requestLog.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { Route } from './Route.js'
@@ -21,6 +23,8 @@ import { RouteTree } from './RouteTree.js'
 export interface RouterOptions {
   /** Put the error message and stack in 500 bodies. Defaults to `APP_DEBUG=true` in the environment. */
   debug?: boolean
+  /** Where errors (always) and requests (with `LOG_REQUESTS=true`) are logged; JSON lines in production. */
+  logger?: Logger
 }
 
 export interface GroupOptions {
@@ -79,6 +83,7 @@ function joinPaths(parts: string[]): string {
 export class Router {
   readonly container: Container
   readonly debug: boolean
+  readonly logger: Logger
 
   private readonly tree = new RouteTree()
   private readonly definitions: RouteDefinition[] = []
@@ -92,8 +97,11 @@ export class Router {
   constructor(container: Container = Container.getInstance(), options: RouterOptions = {}) {
     this.container = container
     this.debug = options.debug ?? process.env.APP_DEBUG === 'true'
+    this.logger = options.logger ?? createLogger()
     // Ready for any route to name: `.middleware('session', 'csrf')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
+    // Outermost, so that its time and status cover everything; absent unless asked for, so it costs nothing then.
+    if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push(requestLog(this.logger))
   }
 
   get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
@@ -365,7 +373,7 @@ export class Router {
       return response
     }
     const detail = error instanceof Error ? error : new Error(String(error))
-    console.error(`[fw] ${request.method()} ${request.uri()} failed:`, detail)
+    this.logger.error({ method: request.method(), path: request.uri(), error: detail }, `${request.method()} ${request.uri()} failed:`)
     if (page) return Response.html(this.debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
     if (!this.debug) return Response.error('Internal Server Error', 500)
     return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
