@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { id } from './columns.js'
 import { dialectOf } from './dialectOf.js'
-import { MIGRATIONS_LOCK_TABLE, migrationLock } from './MigrationLock.js'
+import { MIGRATIONS_LOCK_TABLE, migrationLock, type MigrationLock } from './MigrationLock.js'
 
 /** Where an application keeps its migrations. */
 export const MIGRATIONS_FOLDER = 'database/migrations'
@@ -25,6 +25,8 @@ export interface MigratorOptions {
   load?: (file: string) => Promise<unknown>
   /** How long to wait for another run's lock on SQLite, in milliseconds (default 60 s). */
   lockTimeout?: number
+  /** How long the SQLite lock lasts without renewal, in milliseconds (default 20 s): a dead owner's lock is taken over after it. */
+  lockLease?: number
 }
 
 /** One migration as `migrate:status` shows it: `batch` is undefined while it is pending. */
@@ -85,12 +87,16 @@ export class Migrator {
   private readonly folder: string
   private readonly load: (file: string) => Promise<unknown>
   private readonly lockTimeout: number | undefined
+  private readonly lockLease: number | undefined
+  /** The lock of the run under way, renewed inside each migration's transaction. */
+  private lock: MigrationLock | undefined
 
   constructor(options: MigratorOptions) {
     this.db = options.db
     this.folder = resolve(options.folder ?? MIGRATIONS_FOLDER)
     this.load = options.load ?? ((file) => import(pathToFileURL(file).href))
     this.lockTimeout = options.lockTimeout
+    this.lockLease = options.lockLease
   }
 
   /**
@@ -153,6 +159,7 @@ export class Migrator {
       try {
         await db.transaction().execute(async (trx) => {
           await migration.up(trx)
+          await this.lock?.renew(trx)
           await trx.insertInto(MIGRATIONS_TABLE).values({ name: file.name, batch }).execute()
         })
       } catch (error) {
@@ -182,6 +189,7 @@ export class Migrator {
       try {
         await db.transaction().execute(async (trx) => {
           await modules[index]!.down!(trx)
+          await this.lock?.renew(trx)
           await trx.deleteFrom(MIGRATIONS_TABLE).where('name', '=', row.name).execute()
         })
       } catch (error) {
@@ -206,12 +214,14 @@ export class Migrator {
   /** One connection for the whole run: PostgreSQL's advisory lock belongs to a session. */
   private async locked<R>(work: (db: Kysely<any>) => Promise<R>): Promise<R> {
     return this.db.connection().execute(async (connection) => {
-      const lock = migrationLock(connection, this.lockTimeout)
+      const lock = migrationLock(connection, this.lockTimeout, this.lockLease)
       await lock.acquire()
+      this.lock = lock
       try {
         await this.createTable(connection)
         return await work(connection)
       } finally {
+        this.lock = undefined
         await lock.release()
       }
     })
