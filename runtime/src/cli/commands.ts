@@ -4,7 +4,7 @@ import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
 import type { Command } from './Command.js'
-import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus } from './migrate.js'
+import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { routeList } from './routeList.js'
 import { serve, serveNode } from './serve.js'
 
@@ -26,4 +26,5 @@ export const commands: readonly Command[] = [
   migrateStatus,
   migrateFresh,
   migrateReset,
+  migrateUnlock,
 ]

@@ -57,11 +57,15 @@ function app(): Router {
 }
 
 /**
- * Times GET requests from another process: a client in this process would stall with the server when the
- * event loop blocks, and see nothing wrong.
+ * A client in another process that times GET requests once told to (`measure()`): a client in this
+ * process would stall with the server when the event loop blocks, and see nothing wrong.
  */
-async function pingFromOutside(url: string, count: number): Promise<{ status: number; ms: number }[]> {
+async function outsideClient(url: string, count: number): Promise<{ measure(): Promise<{ status: number; ms: number }[]> }> {
   const script = `
+    // The first fetch of a process loads its HTTP client: done before the measurement.
+    await (await fetch(${JSON.stringify(url)})).arrayBuffer()
+    process.stdout.write('ready\\n')
+    await new Promise((resolve) => process.stdin.once('data', resolve))
     const answers = []
     for (let i = 0; i < ${count}; i++) {
       const started = performance.now()
@@ -70,12 +74,19 @@ async function pingFromOutside(url: string, count: number): Promise<{ status: nu
       answers.push({ status: res.status, ms: performance.now() - started })
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    process.stdout.write(JSON.stringify(answers))`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    process.stdout.write(JSON.stringify(answers))
+    process.exit(0)`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  await once(child, 'exit')
-  return JSON.parse(output)
+  while (!output.includes('ready\n')) await once(child.stdout!, 'data')
+  return {
+    async measure() {
+      child.stdin!.write('go\n')
+      await once(child, 'exit')
+      return JSON.parse(output.slice(output.indexOf('\n') + 1))
+    },
+  }
 }
 
 async function timed(url: string, init?: RequestInit): Promise<{ status: number; ms: number }> {
@@ -114,10 +125,11 @@ describe.each(servers)('SQLite write lock held by another process, $name', ({ st
     const logged = console.error
     console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '))
     const lock = await holdWriteLock(file)
+    const client = await outsideClient(`${server.url}/ping`, 5)
     try {
       const write = timed(`${server.url}/notes`, { method: 'POST' })
       // While the write waits for the lock, a route without the database answers at once.
-      const pings = await pingFromOutside(`${server.url}/ping`, 5)
+      const pings = await client.measure()
       expect(pings.map((ping) => ping.status)).toEqual([200, 200, 200, 200, 200])
       for (const ping of pings) expect(ping.ms).toBeLessThan(200)
       const answer = await write
@@ -135,8 +147,9 @@ describe.each(servers)('SQLite write lock held by another process, $name', ({ st
   it('lets a waiting write through once the other process commits', async () => {
     const server = await serveWith(5000)
     const lock = await holdWriteLock(file)
+    const client = await outsideClient(`${server.url}/ping`, 3)
     const write = timed(`${server.url}/notes`, { method: 'POST' })
-    const pings = await pingFromOutside(`${server.url}/ping`, 3)
+    const pings = await client.measure()
     for (const ping of pings) expect(ping.ms).toBeLessThan(200)
     await lock.release()
     expect((await write).status).toBe(201)
