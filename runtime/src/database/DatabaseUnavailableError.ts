@@ -32,7 +32,7 @@ export function databaseUnavailable(cause: unknown): DatabaseUnavailableError {
     unlogged++
   } else {
     const more = unlogged > 0 ? ` (and ${unlogged} more since the last report)` : ''
-    console.error(`[fw] database unavailable, answered 503: ${cause instanceof Error ? cause.message : String(cause)}${more}`)
+    console.error(`[fw] database unavailable: ${cause instanceof Error ? cause.message : String(cause)}${more}`)
     lastLogged = now
     unlogged = 0
   }

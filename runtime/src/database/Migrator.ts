@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { id } from './columns.js'
+import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE, migrationLock, type MigrationLock } from './MigrationLock.js'
 
@@ -304,5 +305,7 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
 }
 
 function messageOf(error: unknown): string {
+  // Its own message is the HTTP one ("Service Unavailable"); a command run wants the database's reason.
+  if (error instanceof DatabaseUnavailableError && error.cause instanceof Error) return `the database is unavailable: ${error.cause.message}`
   return error instanceof Error ? error.message : String(error)
 }

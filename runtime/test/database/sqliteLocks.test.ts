@@ -134,7 +134,7 @@ describe.each(servers)('SQLite write lock held by another process, $name', ({ st
       for (const ping of pings) expect(ping.ms).toBeLessThan(200)
       const answer = await write
       expect(answer.status).toBe(503)
-      expect(errors.join('\n')).toMatch(/database unavailable, answered 503: database is locked/)
+      expect(errors.join('\n')).toMatch(/database unavailable: database is locked/)
     } finally {
       console.error = logged
       await lock.release()
