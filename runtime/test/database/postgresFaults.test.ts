@@ -73,6 +73,26 @@ describe.each(servers)('PostgreSQL faults, $name', ({ start }) => {
     expect(await readJson(after)).toEqual({ one: 1 })
   })
 
+  it('answers 503 for a query whose connection is terminated while it runs, and 200 after', async () => {
+    const slow = fetch(`${server.url}/slow/5000`)
+    // Wait until the query runs, then end its session.
+    const admin = createDatabase(postgres.url)
+    try {
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep%'`.execute(admin)
+        if (rows[0]!.n > 0) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    } finally {
+      await admin.destroy()
+    }
+    expect(await terminateAppConnections()).toBeGreaterThanOrEqual(1)
+    const answer = await slow
+    expect(answer.status).toBe(503)
+    expect(await readJson(answer)).toEqual({ error: 'Service Unavailable' })
+    expect((await fetch(`${server.url}/now`)).status).toBe(200)
+  })
+
   it('answers 503 while PostgreSQL is down, keeps serving other routes, and recovers when it is back', async () => {
     expect((await fetch(`${server.url}/now`)).status).toBe(200)
     postgres.pause()
