@@ -43,7 +43,7 @@ export type ResolvedDatabaseConfig = { root: string } & { -readonly [K in keyof 
 
 /**
  * The settings in force: `given` first, then the environment, then the defaults. A variable that is not
- * a whole number (or a pool of 0) is an error that names it, at startup rather than on the first query.
+ * a whole number (or a pool of 0) is an error that names it, when the database is opened rather than in a query.
  *
  * @example
  * ```ts
