@@ -7,7 +7,7 @@ import { makeModel } from '../../../generators/make-model/index.js'
 import { makeSeeder } from '../../../generators/make-seeder/index.js'
 import { makeTest } from '../../../generators/make-test/index.js'
 import type { Command } from './Command.js'
-import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus } from './migrate.js'
+import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { routeList } from './routeList.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
@@ -33,5 +33,6 @@ export const commands: readonly Command[] = [
   migrateStatus,
   migrateFresh,
   migrateReset,
+  migrateUnlock,
   dbSeed,
 ]

@@ -6,8 +6,13 @@ type MigratorModule = typeof import('../database/Migrator.js')
 type Migrator = InstanceType<MigratorModule['Migrator']>
 type MigrationRun = Awaited<ReturnType<Migrator['migrate']>>
 
-/** Opens the application's database (from `.env`), runs the work, and always closes it. */
-async function withMigrator<T>(cwd: string, work: (migrator: Migrator) => Promise<T>): Promise<T> {
+type Database = import('kysely').Kysely<any>
+
+/**
+ * Opens the application's database (from `.env`), runs the work, and always closes it. Migrations may
+ * rebuild big tables: the statement timeout meant for requests does not apply to them.
+ */
+async function withMigrator<T>(cwd: string, work: (migrator: Migrator, db: Database) => Promise<T>): Promise<T> {
   const [{ loadEnv }, { createDatabase }, { Migrator }] = await Promise.all([
     import('../config/loadEnv.js'),
     import('../database/createDatabase.js'),
@@ -15,9 +20,9 @@ async function withMigrator<T>(cwd: string, work: (migrator: Migrator) => Promis
     import('./loadTypeScript.js').then(({ loadTypeScript }) => loadTypeScript()),
   ])
   loadEnv(`${cwd}/.env`)
-  const db = createDatabase(process.env.DATABASE_URL, cwd)
+  const db = createDatabase(process.env.DATABASE_URL, { root: cwd, statementTimeoutMs: 0 })
   try {
-    return await work(new Migrator({ db, folder: `${cwd}/database/migrations` }))
+    return await work(new Migrator({ db, folder: `${cwd}/database/migrations` }), db)
   } finally {
     await db.destroy()
   }
@@ -68,21 +73,99 @@ export const migrateRollback: Command = {
   },
 }
 
+/** `NODE_ENV` or `APP_ENV` (from the environment or `.env`) says production. */
+function production(): string | undefined {
+  if (process.env.NODE_ENV === 'production') return 'NODE_ENV=production'
+  if (process.env.APP_ENV === 'production') return 'APP_ENV=production'
+  return undefined
+}
+
+/** Which database a URL names, without its password: for messages. */
+function databaseName(url: string | undefined): string {
+  if (!url) return 'the SQLite database database/database.sqlite'
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol.startsWith('postgres')) return `the PostgreSQL database ${parsed.pathname.slice(1)} on ${parsed.host}`
+  } catch {}
+  return `the SQLite database ${url.replace(/^(sqlite|file):(\/\/)?/, '')}`
+}
+
+function list(names: string[]): string {
+  return names.length <= 10 ? names.join(', ') : `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`
+}
+
+/** In production, a command that destroys data runs only with --force; it says what it would destroy. */
+function refuseInProduction(input: CommandInput, command: string, what: string): void {
+  const mode = production()
+  if (!mode || input.values.force === true) return
+  throw new CommandError(`${command} ${what}. This is production (${mode}): run it again with --force if that is what you want.`)
+}
+
 export const migrateReset: Command = {
   name: 'migrate:reset',
   summary: 'Roll back every migration',
-  usage: 'migrate:reset',
-  async run({ cwd }) {
-    return withMigrator(cwd, async (migrator) => report(await migrator.reset(), 'Nothing to roll back.'))
+  usage: 'migrate:reset [--force]',
+  details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which migrations it would roll back.'],
+  options: { force: { type: 'boolean' } },
+  async run(input) {
+    return withMigrator(input.cwd, async (migrator) => {
+      if (production()) {
+        const ran = (await migrator.status({ readOnly: true })).filter((migration) => migration.batch !== undefined).map((migration) => migration.name)
+        refuseInProduction(input, 'migrate:reset', `rolls back every migration of ${databaseName(process.env.DATABASE_URL)} (${ran.length}: ${list(ran.reverse())}), dropping what they created`)
+      }
+      return report(await migrator.reset(), 'Nothing to roll back.')
+    })
   },
 }
 
 export const migrateFresh: Command = {
   name: 'migrate:fresh',
   summary: 'Drop every table, then run every migration',
-  usage: 'migrate:fresh',
-  async run({ cwd }) {
-    return withMigrator(cwd, async (migrator) => report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.'))
+  usage: 'migrate:fresh [--force]',
+  details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which tables it would drop.'],
+  options: { force: { type: 'boolean' } },
+  async run(input) {
+    return withMigrator(input.cwd, async (migrator, db) => {
+      if (production()) {
+        const { MIGRATIONS_LOCK_TABLE } = await import('../database/MigrationLock.js')
+        const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => name !== MIGRATIONS_LOCK_TABLE)
+        refuseInProduction(input, 'migrate:fresh', `drops every table and view of ${databaseName(process.env.DATABASE_URL)} (${tables.length}: ${list(tables)}) with their data, then runs every migration`)
+        console.log(`Dropping ${tables.length} tables and views: ${list(tables)}`)
+      }
+      return report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.')
+    })
+  },
+}
+
+export const migrateUnlock: Command = {
+  name: 'migrate:unlock',
+  summary: 'Clear the migration lock left by a fw migrate that died',
+  usage: 'migrate:unlock [--force]',
+  details: [
+    'SQLite: removes the lock row when its lease ran out (or its owner ended); a live lease needs --force.',
+    'A waiting fw migrate takes an expired lease over by itself, within 20 s.',
+    'PostgreSQL: shows the session holding the advisory lock; --force ends that session.',
+  ],
+  options: { force: { type: 'boolean' } },
+  async run(input) {
+    const { inspectMigrationLock } = await import('../database/MigrationLock.js')
+    return withMigrator(input.cwd, async (_migrator, db) => {
+      const force = input.values.force === true
+      const { holder, cleared } = await inspectMigrationLock(db, { clear: true, force })
+      if (!holder) {
+        console.log('No fw migrate holds the migration lock.')
+        return 0
+      }
+      if (cleared) {
+        console.log(`Released the migration lock of ${holder.owner} (since ${holder.lockedAt}).`)
+        return 0
+      }
+      throw new CommandError(
+        holder.stale
+          ? `The migration lock of ${holder.owner} could not be released`
+          : `${holder.owner} holds the migration lock since ${holder.lockedAt} and is alive: wait for it to finish, or run fw migrate:unlock --force`,
+      )
+    })
   },
 }
 

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
+import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
 
 /** The table that holds the SQLite lock row (PostgreSQL needs none). */
@@ -10,17 +11,35 @@ export const MIGRATIONS_LOCK_TABLE = 'fw_migrations_lock'
 const ADVISORY_KEY = 0x66772d6d6967n
 
 /**
+ * How long the SQLite lock stays valid without a renewal. The owner renews it every quarter of this and
+ * inside each migration's transaction; a waiter takes over a lease that ran out, so an owner that died
+ * (`kill -9`, a lost container) is replaced within this time even when another process now has its PID.
+ */
+export const MIGRATION_LEASE_MS = 20_000
+
+/**
  * Keeps two `fw migrate` runs from applying the same migration. PostgreSQL: a session advisory lock,
  * which the server releases if the process dies. SQLite: a row in `fw_migrations_lock` naming the
- * owner process; a row left by a process that no longer runs on this host is taken over.
+ * owner process, held as a lease: taken over when it expires, or at once when its owner ran on this
+ * host and has ended.
  */
 export interface MigrationLock {
   acquire(): Promise<void>
+  /** Extends the lease, in `db` (a migration's transaction) when given; throws when another run took the lock over. */
+  renew(db?: Kysely<any>): Promise<void>
   release(): Promise<void>
 }
 
-export function migrationLock(connection: Kysely<any>, timeoutMs = 60_000): MigrationLock {
-  return dialectOf(connection) === 'postgres' ? postgresLock(connection) : sqliteLock(connection, timeoutMs)
+/** Who holds the SQLite migration lock, as `fw migrate:unlock` reports it. */
+export interface MigrationLockHolder {
+  owner: string
+  lockedAt: string
+  /** Whether the lease ran out or its owner, a process of this host, has ended. */
+  stale: boolean
+}
+
+export function migrationLock(connection: Kysely<any>, timeoutMs = 60_000, leaseMs = MIGRATION_LEASE_MS): MigrationLock {
+  return dialectOf(connection) === 'postgres' ? postgresLock(connection) : sqliteLock(connection, timeoutMs, leaseMs)
 }
 
 function postgresLock(connection: Kysely<any>): MigrationLock {
@@ -28,38 +47,69 @@ function postgresLock(connection: Kysely<any>): MigrationLock {
     async acquire() {
       await sql`select pg_advisory_lock(${ADVISORY_KEY})`.execute(connection)
     },
+    async renew() {},
     async release() {
       await sql`select pg_advisory_unlock(${ADVISORY_KEY})`.execute(connection)
     },
   }
 }
 
-function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
+const table = sql.id(MIGRATIONS_LOCK_TABLE)
+
+interface LockRow {
+  owner: string
+  locked_at: string
+  expires_at: number | null
+}
+
+/** Creates the lock table, or adds the lease column to one written by an older Fw. */
+async function createLockTable(connection: Kysely<any>): Promise<void> {
+  await sql`create table if not exists ${table} (id integer primary key, owner text not null, locked_at text not null, expires_at integer)`.execute(connection)
+  const columns = await sql<{ name: string }>`select name from pragma_table_info(${MIGRATIONS_LOCK_TABLE})`.execute(connection)
+  if (!columns.rows.some((column) => column.name === 'expires_at')) {
+    await sql`alter table ${table} add column expires_at integer`.execute(connection)
+  }
+}
+
+function isStale(row: LockRow, leaseMs: number, now = Date.now()): boolean {
+  // A row of an older Fw has no lease: it counts from when it was taken.
+  const expires = row.expires_at ?? Date.parse(row.locked_at) + leaseMs
+  return !(expires > now) || isGone(row.owner)
+}
+
+function sqliteLock(connection: Kysely<any>, timeoutMs: number, leaseMs: number): MigrationLock {
   const owner = `${hostname()}:${process.pid}`
+  let renewal: NodeJS.Timeout | undefined
+  let lost = false
+  const extend = async (db: Kysely<any>) => {
+    const renewed = await sql`update ${table} set expires_at = ${Date.now() + leaseMs} where id = 1 and owner = ${owner}`.execute(db)
+    if (renewed.numAffectedRows !== 1n) lost = true
+  }
   return {
     async acquire() {
-      await sql`create table if not exists ${sql.id(MIGRATIONS_LOCK_TABLE)} (id integer primary key, owner text not null, locked_at text not null)`.execute(
-        connection,
-      )
+      await createLockTable(connection)
       const deadline = Date.now() + timeoutMs
       const tryInsert = async () => {
         try {
-          const inserted = await sql`insert into ${sql.id(MIGRATIONS_LOCK_TABLE)} (id, owner, locked_at) values (1, ${owner}, ${new Date().toISOString()}) on conflict (id) do nothing`.execute(
+          const inserted = await sql`insert into ${table} (id, owner, locked_at, expires_at) values (1, ${owner}, ${new Date().toISOString()}, ${Date.now() + leaseMs}) on conflict (id) do nothing`.execute(
             connection,
           )
           return inserted.numAffectedRows === 1n
         } catch (error) {
-          // Another process is writing (its migration's transaction): the lock is as good as taken.
-          if ((error as { code?: string }).code === 'SQLITE_BUSY') return false
+          // Another process kept the write lock past the busy timeout (its migration's transaction): the lock is as good as taken.
+          if (error instanceof DatabaseUnavailableError) return false
           throw error
         }
       }
       for (;;) {
-        if (await tryInsert()) return
-        const held = await sql<{ owner: string; locked_at: string }>`select owner, locked_at from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1`.execute(connection)
+        if (await tryInsert()) break
+        const held = await sql<LockRow>`select owner, locked_at, expires_at from ${table} where id = 1`.execute(connection)
         const holder = held.rows[0]
-        if (holder && isGone(holder.owner)) {
-          await sql`delete from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1 and owner = ${holder.owner}`.execute(connection)
+        if (holder && isStale(holder, leaseMs)) {
+          // Only the row as it was read: its owner may have renewed it, or another waiter taken over, since.
+          await sql`delete from ${table} where id = 1 and owner = ${holder.owner} and locked_at = ${holder.locked_at} and coalesce(expires_at, -1) = ${holder.expires_at ?? -1}`.execute(
+            connection,
+          )
           continue
         }
         if (Date.now() > deadline) {
@@ -69,11 +119,52 @@ function sqliteLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
         }
         await sleep(100)
       }
+      renewal = setInterval(() => void extend(connection).catch(() => undefined), leaseMs / 4)
+      renewal.unref()
+    },
+    async renew(db = connection) {
+      await extend(db)
+      if (lost) throw new Error(`The migration lock of ${owner} expired and another fw migrate took it over`)
     },
     async release() {
-      await sql`delete from ${sql.id(MIGRATIONS_LOCK_TABLE)} where id = 1 and owner = ${owner}`.execute(connection)
+      clearInterval(renewal)
+      await sql`delete from ${table} where id = 1 and owner = ${owner}`.execute(connection)
     },
   }
+}
+
+/**
+ * Who holds the migration lock, if anyone; with `clear`, removes it too: a stale SQLite lock, or with
+ * `force` a live one (on PostgreSQL, `force` ends the session that holds the advisory lock, which is then
+ * released by the server). `fw migrate:unlock` calls it.
+ */
+export async function inspectMigrationLock(
+  connection: Kysely<any>,
+  options: { clear?: boolean; force?: boolean; leaseMs?: number } = {},
+): Promise<{ holder: MigrationLockHolder | undefined; cleared: boolean }> {
+  if (dialectOf(connection) === 'postgres') return inspectPostgresLock(connection, options.clear === true && options.force === true)
+  const tables = await connection.introspection.getTables()
+  if (!tables.some((candidate) => candidate.name === MIGRATIONS_LOCK_TABLE)) return { holder: undefined, cleared: false }
+  await createLockTable(connection)
+  const row = (await sql<LockRow>`select owner, locked_at, expires_at from ${table} where id = 1`.execute(connection)).rows[0]
+  if (!row) return { holder: undefined, cleared: false }
+  const holder = { owner: row.owner, lockedAt: row.locked_at, stale: isStale(row, options.leaseMs ?? MIGRATION_LEASE_MS) }
+  if (!options.clear || !(holder.stale || options.force)) return { holder, cleared: false }
+  await sql`delete from ${table} where id = 1 and owner = ${row.owner} and locked_at = ${row.locked_at}`.execute(connection)
+  return { holder, cleared: true }
+}
+
+async function inspectPostgresLock(connection: Kysely<any>, terminate: boolean): Promise<{ holder: MigrationLockHolder | undefined; cleared: boolean }> {
+  // A bigint advisory key is stored as its high and low 32 bits.
+  const { rows } = await sql<{ pid: number; since: string }>`select l.pid, coalesce(a.xact_start, a.backend_start)::text as since from pg_locks l join pg_stat_activity a on a.pid = l.pid where l.locktype = 'advisory' and l.granted and l.classid = ${Number(ADVISORY_KEY >> 32n)} and l.objid = ${Number(ADVISORY_KEY & 0xffffffffn)} and l.objsubid = 1`.execute(
+    connection,
+  )
+  const row = rows[0]
+  if (!row) return { holder: undefined, cleared: false }
+  const holder = { owner: `PostgreSQL session ${row.pid}`, lockedAt: row.since, stale: false }
+  if (!terminate) return { holder, cleared: false }
+  await sql`select pg_terminate_backend(${row.pid})`.execute(connection)
+  return { holder, cleared: true }
 }
 
 /** Whether the lock's owner was a process on this host that has ended. */

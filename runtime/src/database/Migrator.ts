@@ -3,8 +3,9 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { id } from './columns.js'
+import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
-import { MIGRATIONS_LOCK_TABLE, migrationLock } from './MigrationLock.js'
+import { MIGRATIONS_LOCK_TABLE, migrationLock, type MigrationLock } from './MigrationLock.js'
 
 /** Where an application keeps its migrations. */
 export const MIGRATIONS_FOLDER = 'database/migrations'
@@ -25,6 +26,8 @@ export interface MigratorOptions {
   load?: (file: string) => Promise<unknown>
   /** How long to wait for another run's lock on SQLite, in milliseconds (default 60 s). */
   lockTimeout?: number
+  /** How long the SQLite lock lasts without renewal, in milliseconds (default 20 s): a dead owner's lock is taken over after it. */
+  lockLease?: number
 }
 
 /** One migration as `migrate:status` shows it: `batch` is undefined while it is pending. */
@@ -85,12 +88,16 @@ export class Migrator {
   private readonly folder: string
   private readonly load: (file: string) => Promise<unknown>
   private readonly lockTimeout: number | undefined
+  private readonly lockLease: number | undefined
+  /** The lock of the run under way, renewed inside each migration's transaction. */
+  private lock: MigrationLock | undefined
 
   constructor(options: MigratorOptions) {
     this.db = options.db
     this.folder = resolve(options.folder ?? MIGRATIONS_FOLDER)
     this.load = options.load ?? ((file) => import(pathToFileURL(file).href))
     this.lockTimeout = options.lockTimeout
+    this.lockLease = options.lockLease
   }
 
   /**
@@ -153,6 +160,7 @@ export class Migrator {
       try {
         await db.transaction().execute(async (trx) => {
           await migration.up(trx)
+          await this.lock?.renew(trx)
           await trx.insertInto(MIGRATIONS_TABLE).values({ name: file.name, batch }).execute()
         })
       } catch (error) {
@@ -182,6 +190,7 @@ export class Migrator {
       try {
         await db.transaction().execute(async (trx) => {
           await modules[index]!.down!(trx)
+          await this.lock?.renew(trx)
           await trx.deleteFrom(MIGRATIONS_TABLE).where('name', '=', row.name).execute()
         })
       } catch (error) {
@@ -206,12 +215,14 @@ export class Migrator {
   /** One connection for the whole run: PostgreSQL's advisory lock belongs to a session. */
   private async locked<R>(work: (db: Kysely<any>) => Promise<R>): Promise<R> {
     return this.db.connection().execute(async (connection) => {
-      const lock = migrationLock(connection, this.lockTimeout)
+      const lock = migrationLock(connection, this.lockTimeout, this.lockLease)
       await lock.acquire()
+      this.lock = lock
       try {
         await this.createTable(connection)
         return await work(connection)
       } finally {
+        this.lock = undefined
         await lock.release()
       }
     })
@@ -294,5 +305,7 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
 }
 
 function messageOf(error: unknown): string {
+  // Its own message is the HTTP one ("Service Unavailable"); a command run wants the database's reason.
+  if (error instanceof DatabaseUnavailableError && error.cause instanceof Error) return `the database is unavailable: ${error.cause.message}`
   return error instanceof Error ? error.message : String(error)
 }

@@ -197,7 +197,7 @@ describe('fw', () => {
     const result = await app.fw(['--help'])
 
     expect(result.code).toBe(0)
-    for (const name of ['serve', 'serve:node', 'route:list', 'make:controller', 'make:model', 'make:migration', 'migrate', 'migrate:rollback', 'migrate:status', 'migrate:fresh', 'migrate:reset']) {
+    for (const name of ['serve', 'serve:node', 'route:list', 'make:controller', 'make:model', 'make:migration', 'migrate', 'migrate:rollback', 'migrate:status', 'migrate:fresh', 'migrate:reset', 'migrate:unlock']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
     }
   })

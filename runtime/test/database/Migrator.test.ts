@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
@@ -85,14 +86,49 @@ describe('Migrator', () => {
 
   it('waits for a lock held by a live process, then gives up with a clear error', async () => {
     migration('20240101000000_create_a_table')
-    await sql`create table fw_migrations_lock (id integer primary key, owner text not null, locked_at text not null)`.execute(db)
-    await sql`insert into fw_migrations_lock values (1, ${`${hostname()}:${process.ppid}`}, '2024-01-01T00:00:00Z')`.execute(db)
+    await sql`create table fw_migrations_lock (id integer primary key, owner text not null, locked_at text not null, expires_at integer)`.execute(db)
+    await sql`insert into fw_migrations_lock values (1, ${`${hostname()}:${process.ppid}`}, '2024-01-01T00:00:00Z', ${Date.now() + 60_000})`.execute(db)
 
     const run = await new Migrator({ db, folder: migrations(), lockTimeout: 300 }).migrate()
 
     expect(run.results).toEqual([])
     expect(run.error?.message).toBe(`Another fw migrate (${hostname()}:${process.ppid}, since 2024-01-01T00:00:00Z) still holds the migration lock`)
     expect((await db.introspection.getTables()).map((table) => table.name)).not.toContain('a')
+  })
+
+  it('takes over a lock whose lease ran out although a live process now has its PID', async () => {
+    migration('20240101000000_create_a_table')
+    await sql`create table fw_migrations_lock (id integer primary key, owner text not null, locked_at text not null, expires_at integer)`.execute(db)
+    // A fw migrate killed with -9, its PID since given to another process (here: this one's parent).
+    await sql`insert into fw_migrations_lock values (1, ${`${hostname()}:${process.ppid}`}, '2024-01-01T00:00:00Z', ${Date.now() - 1})`.execute(db)
+
+    const run = await new Migrator({ db, folder: migrations(), lockTimeout: 300 }).migrate()
+
+    expect(run.error).toBeUndefined()
+    expect(run.results).toHaveLength(1)
+    expect((await sql`select * from fw_migrations_lock`.execute(db)).rows).toEqual([])
+  })
+
+  it('renews its lease while it runs, so a second run never takes over a live one', async () => {
+    migration('20240101000000_create_a_table')
+    // Loading outlasts the lease several times over, and holds no SQLite write lock: only renewals keep the lock.
+    const slowLoad = async (file: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      return import(pathToFileURL(file).href)
+    }
+    const other = createDatabase(`sqlite:${join(folder, 'app.sqlite')}`)
+    try {
+      const first = new Migrator({ db, folder: migrations(), lockLease: 200, load: slowLoad }).migrate()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const second = await new Migrator({ db: other, folder: migrations(), lockLease: 200 }).migrate()
+      const done = await first
+
+      expect(done.error).toBeUndefined()
+      expect(done.results.map((result) => result.name)).toEqual(['20240101000000_create_a_table'])
+      expect(second).toEqual({ results: [] })
+    } finally {
+      await other.destroy()
+    }
   })
 
   it('ignores declaration files beside the migrations', async () => {

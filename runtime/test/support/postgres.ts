@@ -8,6 +8,10 @@ import { freePort } from './freePort.js'
 export interface TestPostgres {
   url: string
   stop(): void
+  /** Shuts the server down (fast mode: open sessions are cut) and keeps its data, as an outage would. */
+  pause(): void
+  /** Starts a paused server again, on the same port. */
+  resume(): void
 }
 
 function binary(name: string): string {
@@ -34,16 +38,27 @@ export async function startPostgres(): Promise<TestPostgres> {
     asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', binary(name), ...args], { stdio: 'pipe' }) : execFileSync(binary(name), args, { stdio: 'pipe' })
   const data = join(folder, 'data')
   const port = await freePort()
+  const startServer = () => run('pg_ctl', ['-D', data, '-o', `-p ${port} -h 127.0.0.1 -k ${folder} -F`, '-l', join(folder, 'log'), '-w', 'start'])
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
-    run('pg_ctl', ['-D', data, '-o', `-p ${port} -h 127.0.0.1 -k ${folder} -F`, '-l', join(folder, 'log'), '-w', 'start'])
+    startServer()
   } catch (error) {
     rmSync(folder, { recursive: true, force: true })
     throw error
   }
+  let paused = false
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+      paused = true
+    },
+    resume() {
+      startServer()
+      paused = false
+    },
     stop() {
+      if (paused) return rmSync(folder, { recursive: true, force: true })
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
       } finally {

@@ -1,0 +1,66 @@
+/**
+ * How Fw opens the database, beyond its URL. Every field has an environment variable; a value given
+ * to `createDatabase` wins over the environment.
+ */
+export interface DatabaseConfig {
+  /** The application's root folder, where a relative SQLite path starts (default: the working directory). */
+  root?: string
+  /** PostgreSQL: most connections this process opens (`DB_POOL_MAX`, default 10). */
+  poolMax?: number
+  /** PostgreSQL: milliseconds an unused connection stays open (`DB_POOL_IDLE_TIMEOUT_MS`, default 10 000). */
+  idleTimeoutMs?: number
+  /**
+   * PostgreSQL: milliseconds a query waits for a pool slot and a new connection before it fails with a
+   * 503 (`DB_CONNECTION_TIMEOUT_MS`, default 5 000).
+   */
+  connectionTimeoutMs?: number
+  /** PostgreSQL: milliseconds a statement may run before the server cancels it (`DB_STATEMENT_TIMEOUT_MS`, default 0 = no limit). */
+  statementTimeoutMs?: number
+  /**
+   * SQLite: milliseconds a write waits for another process's write lock, without blocking the event loop,
+   * before it fails with a 503 (`DB_BUSY_TIMEOUT_MS`, default 5 000).
+   */
+  busyTimeoutMs?: number
+}
+
+const VARIABLES = {
+  poolMax: 'DB_POOL_MAX',
+  idleTimeoutMs: 'DB_POOL_IDLE_TIMEOUT_MS',
+  connectionTimeoutMs: 'DB_CONNECTION_TIMEOUT_MS',
+  statementTimeoutMs: 'DB_STATEMENT_TIMEOUT_MS',
+  busyTimeoutMs: 'DB_BUSY_TIMEOUT_MS',
+} as const
+
+const DEFAULTS = {
+  poolMax: 10,
+  idleTimeoutMs: 10_000,
+  connectionTimeoutMs: 5_000,
+  statementTimeoutMs: 0,
+  busyTimeoutMs: 5_000,
+} as const
+
+export type ResolvedDatabaseConfig = { root: string } & { -readonly [K in keyof typeof DEFAULTS]: number }
+
+/**
+ * The settings in force: `given` first, then the environment, then the defaults. A variable that is not
+ * a whole number (or a pool of 0) is an error that names it, when the database is opened rather than in a query.
+ *
+ * @example
+ * ```ts
+ * databaseConfig({}, { DB_POOL_MAX: '4' }).poolMax // 4
+ * ```
+ */
+export function databaseConfig(given: DatabaseConfig = {}, env: NodeJS.ProcessEnv = process.env): ResolvedDatabaseConfig {
+  const resolved = { root: given.root ?? process.cwd() } as ResolvedDatabaseConfig
+  for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
+    const fromEnv = env[VARIABLES[key]]
+    const value = given[key] ?? (fromEnv === undefined || fromEnv === '' ? DEFAULTS[key] : Number(fromEnv))
+    const least = key === 'poolMax' ? 1 : 0
+    if (!Number.isSafeInteger(value) || value < least) {
+      const source = given[key] === undefined ? `${VARIABLES[key]}="${fromEnv}"` : `${key}: ${value}`
+      throw new Error(`Invalid database setting ${source}: use a whole number${least ? ', 1 or more' : ' of milliseconds, 0 or more'}`)
+    }
+    resolved[key] = value
+  }
+  return resolved
+}

@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module'
+import { PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
+import type { CompiledQuery } from 'kysely'
+import { databaseUnavailable } from './DatabaseUnavailableError.js'
+import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+
+const require = createRequire(import.meta.url)
+
+/** pg type ids whose values Fw keeps as the strings PostgreSQL sends, as SQLite does. */
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
+const DATE = 1082
+
+/** Socket errors that mean the server is unreachable or went away. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+/**
+ * SQLSTATEs that say "not now" rather than "wrong query": class 08 (connection exception) and these:
+ * 57P01-57P03 the server is shutting down, crashed or starting; 53300 too many connections;
+ * 57014 the statement ran past `statement_timeout`.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '57014'])
+/** pg reports a lost connection or a pool that had no slot in time by message only. */
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+
+/** Whether a pg error means that the database is unavailable, not that the query is wrong. */
+export function isPostgresUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return true
+  return UNAVAILABLE_MESSAGE.test(error.message)
+}
+
+function translate(error: unknown): unknown {
+  return isPostgresUnavailable(error) ? databaseUnavailable(error) : error
+}
+
+/**
+ * kysely's PostgreSQL dialect over a pg pool sized and timed by the config, that survives the faults of a
+ * real deployment: a connection the server drops is logged and left out of the pool (pg would otherwise
+ * emit an unhandled 'error' and end the process), and a query that cannot reach the server fails with
+ * DatabaseUnavailableError (503). The pool opens new connections as they are needed, so the application
+ * recovers by itself when PostgreSQL is back.
+ */
+export function postgresDialect(url: string, config: ResolvedDatabaseConfig): PostgresDialect {
+  const dialectConfig = {
+    pool: async () => {
+      const pg = require('pg') as typeof import('pg')
+      const parseAsText = (value: string) => value
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: config.poolMax,
+        idleTimeoutMillis: config.idleTimeoutMs,
+        connectionTimeoutMillis: config.connectionTimeoutMs,
+        ...(config.statementTimeoutMs > 0 ? { statement_timeout: config.statementTimeoutMs } : {}),
+        types: {
+          getTypeParser: ((id: number, format?: 'text' | 'binary') =>
+            id === TIMESTAMP || id === TIMESTAMPTZ || id === DATE ? parseAsText : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
+        },
+      })
+      // An idle connection that breaks (pg_terminate_backend, a server restart): pg-pool removes it and emits this.
+      pool.on('error', (error) => {
+        console.error(`[fw] PostgreSQL closed an idle connection; the pool drops it and opens another when needed: ${error.message}`)
+      })
+      // A connection in use that breaks also emits 'error' on its client, where pg-pool listens only while it is
+      // idle. The query using it fails (and is answered 503); the pool discards the client when it comes back.
+      pool.on('connect', (client) => client.on('error', ignore))
+      return pool
+    },
+  }
+  return new (class extends PostgresDialect {
+    override createDriver(): Driver {
+      return new ResilientPostgresDriver(dialectConfig)
+    }
+  })(dialectConfig)
+}
+
+function ignore(): void {}
+
+/** Hands kysely connections whose failures from an unavailable server become DatabaseUnavailableError. */
+class ResilientPostgresDriver extends PostgresDriver {
+  private readonly wrapped = new WeakMap<DatabaseConnection, ResilientConnection>()
+
+  override async acquireConnection(options?: Parameters<PostgresDriver['acquireConnection']>[0]): Promise<DatabaseConnection> {
+    let connection: DatabaseConnection
+    try {
+      connection = await super.acquireConnection(options)
+    } catch (error) {
+      throw translate(error)
+    }
+    let resilient = this.wrapped.get(connection)
+    if (!resilient) this.wrapped.set(connection, (resilient = new ResilientConnection(connection)))
+    return resilient
+  }
+
+  // kysely's driver marks its own connection object for discard and releases it: give it that one.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction((connection as ResilientConnection).inner as Parameters<PostgresDriver['rollbackTransaction']>[0])
+    } catch (error) {
+      throw translate(error)
+    }
+  }
+
+  override async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await super.releaseConnection((connection as ResilientConnection).inner as Parameters<PostgresDriver['releaseConnection']>[0])
+  }
+}
+
+class ResilientConnection implements DatabaseConnection {
+  readonly cancelQuery: DatabaseConnection['cancelQuery']
+  readonly killSession: DatabaseConnection['killSession']
+  readonly collectSessionInfo: DatabaseConnection['collectSessionInfo']
+
+  constructor(readonly inner: DatabaseConnection) {
+    this.cancelQuery = inner.cancelQuery?.bind(inner)
+    this.killSession = inner.killSession?.bind(inner)
+    this.collectSessionInfo = inner.collectSessionInfo?.bind(inner)
+  }
+
+  async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection['executeQuery']>[1]): Promise<QueryResult<R>> {
+    try {
+      return await this.inner.executeQuery<R>(query, options)
+    } catch (error) {
+      throw translate(error)
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection['streamQuery']>[2]): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize, options)
+  }
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { databaseConfig } from '../../src/database/databaseConfig.js'
+
+describe('databaseConfig', () => {
+  it('takes what is given, then the environment, then the defaults', () => {
+    expect(databaseConfig({ root: '/app', connectionTimeoutMs: 250 }, { DB_POOL_MAX: '4', DB_CONNECTION_TIMEOUT_MS: '9000', DB_STATEMENT_TIMEOUT_MS: '' })).toEqual({
+      root: '/app',
+      poolMax: 4,
+      idleTimeoutMs: 10_000,
+      connectionTimeoutMs: 250,
+      statementTimeoutMs: 0,
+      busyTimeoutMs: 5_000,
+    })
+  })
+
+  it('names a setting that is not a whole number', () => {
+    expect(() => databaseConfig({}, { DB_POOL_MAX: '0' })).toThrow('Invalid database setting DB_POOL_MAX="0": use a whole number, 1 or more')
+    expect(() => databaseConfig({}, { DB_BUSY_TIMEOUT_MS: '5s' })).toThrow(
+      'Invalid database setting DB_BUSY_TIMEOUT_MS="5s": use a whole number of milliseconds, 0 or more',
+    )
+    expect(() => databaseConfig({ idleTimeoutMs: -1 }, {})).toThrow('Invalid database setting idleTimeoutMs: -1: use a whole number of milliseconds, 0 or more')
+  })
+})
