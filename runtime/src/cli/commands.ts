@@ -7,6 +7,7 @@ import type { Command } from './Command.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus } from './migrate.js'
 import { routeList } from './routeList.js'
 import { serve, serveNode } from './serve.js'
+import { start } from './start.js'
 
 /**
  * Every `fw` command, in the order `fw --help` lists them. A new generator is a folder in
@@ -15,6 +16,7 @@ import { serve, serveNode } from './serve.js'
 export const commands: readonly Command[] = [
   serve,
   serveNode,
+  start,
   routeList,
   makeController,
   makeModel,

@@ -10,7 +10,7 @@ const IGNORED_FOLDERS = new Set(['node_modules', '.git', 'dist', 'build', 'cover
 const IGNORED_FILE = /\.(sqlite|sqlite3|db)(-journal|-wal|-shm)?$|\.log$|~$|\.swp$/
 
 /** PORT and HOST for the app: flags win over the environment and `.env`. */
-async function serverEnvironment(input: CommandInput, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+export async function serverEnvironment(input: CommandInput, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
   const { loadEnv } = await import('../config/loadEnv.js')
   loadEnv(join(input.cwd, '.env'))
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra }
@@ -30,7 +30,7 @@ function entry(cwd: string): string {
 }
 
 /** Fails with one line when the port is taken, before any child starts. */
-async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
+export async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
   const port = Number(env.PORT ?? 8000)
   const host = env.HOST ?? '127.0.0.1'
   if (port === 0) return
