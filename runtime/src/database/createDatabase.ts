@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, resolve } from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { appRoot } from '../config/appRoot.js'
 import type { Tables } from './Tables.js'
 
 /** Where the embedded SQLite database lives when `DATABASE_URL` is not set. */
@@ -24,7 +25,7 @@ const DATE = 1082
  * const db = createDatabase(process.env.DATABASE_URL)
  * ```
  */
-export function createDatabase<DB = Tables>(url: string | undefined = undefined, root = process.cwd()): Kysely<DB> {
+export function createDatabase<DB = Tables>(url: string | undefined = undefined, root = appRoot()): Kysely<DB> {
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     return new Kysely<DB>({
       dialect: new PostgresDialect({

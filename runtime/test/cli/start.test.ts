@@ -1,14 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
 import { Agent, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
 
 /** The built app fw start runs: plain JavaScript in dist/, as `npm run build` leaves it. */
-const ENTRY = `import { Container, Response, Router, start } from 'fw-runtime'
+const ENTRY = `import { Container, Response, Router, db, loadEnv, sql, start } from 'fw-runtime'
 
+loadEnv()
 const router = new Router(Container.getInstance())
 router.get('/', () => ({ pid: process.pid }))
+router.get('/settings', async () => {
+  await sql\`create table if not exists visits (id integer)\`.execute(db())
+  return { greeting: process.env.GREETING ?? null }
+})
 router.get('/throw-later', () => {
   setTimeout(() => { throw new Error('thrown in a timer') }, 0)
   return { pid: process.pid }
@@ -51,8 +59,8 @@ interface Started {
 }
 
 /** Starts a command in the app and resolves once it prints that it listens. */
-function launch(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, args, { cwd: app.dir, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
+function launch(args: string[], env: NodeJS.ProcessEnv = {}, cwd = app.dir): Promise<Started> {
+  const child = spawn(process.execPath, args, { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
   running = child
   let output = ''
   return new Promise((resolve, reject) => {
@@ -199,6 +207,25 @@ describe('fw start', () => {
 })
 
 describe('the built app outside fw start', () => {
+  it('started from another folder, reads .env and keeps its SQLite file in the app, and says what is missing once', async () => {
+    app.write('.env', 'GREETING=from the app folder\nAPP_KEY=base64:c2VjcmV0\n')
+    const { port, output } = await launch([join(app.dir, 'dist/public/index.js')], { APP_KEY: undefined, API_KEY: undefined }, tmpdir())
+    const answer = await get(port, '/settings', false)
+
+    expect(answer).toMatchObject({ status: 200, body: '{"greeting":"from the app folder"}' })
+    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(true)
+    expect(existsSync(join(tmpdir(), 'database/database.sqlite'))).toBe(false)
+    expect(output().match(/\[fw\] warning: .*/g)).toEqual(['[fw] warning: API_KEY is not set (see .env.example)'])
+  })
+
+  it('without .env, APP_KEY or API_KEY, says so once even with several workers', async () => {
+    const { output } = await launch([FW, 'start', '--workers=2'], { APP_KEY: undefined, API_KEY: undefined })
+    expect(output().match(/\[fw\] warning: .*/g)).toEqual([
+      `[fw] warning: no .env in ${app.dir}: settings come from the environment only`,
+      '[fw] warning: APP_KEY and API_KEY are not set (see .env.example)',
+    ])
+  })
+
   it('on SIGTERM under keep-alive load resets nothing and exits 0', async () => {
     const { child, port, output } = await launch(['dist/public/index.js'])
     const agent = new Agent({ keepAlive: true, maxSockets: 8 })
