@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { appRoot } from '../config/appRoot.js'
 import { CommandError, type Command, type CommandInput } from './Command.js'
 import { commands } from './commands.js'
 import { suggest } from './suggest.js'
@@ -18,7 +18,7 @@ function help(): string {
     'Commands:',
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
-    'Run fw <command> --help for a command\'s arguments and options.',
+    'Run fw <command> --help for a command\'s arguments and options; add --verbose to see the stack of an error.',
   ].join('\n')
 }
 
@@ -26,15 +26,10 @@ function commandHelp(command: Command): string {
   return [`Usage: fw ${command.usage}`, '', command.summary, ...(command.details ? ['', ...command.details] : [])].join('\n')
 }
 
-/** The application's root: the nearest folder with a package.json, so fw works from a subfolder too. */
-function appRoot(from: string): string {
-  for (let folder = from; ; folder = dirname(folder)) {
-    if (existsSync(join(folder, 'package.json'))) return folder
-    if (dirname(folder) === folder) return from
-  }
-}
-
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // --verbose works with every command, so it is taken out before the command's own options are parsed.
+  const verbose = args.includes('--verbose')
+  const argv = args.filter((arg) => arg !== '--verbose')
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(help())
@@ -74,8 +69,10 @@ async function main(argv: string[]): Promise<number> {
       console.error(error.message)
       return error.exitCode
     }
-    console.error(`fw ${name} failed: ${error instanceof Error ? error.message : String(error)}`)
-    if (process.env.APP_DEBUG === 'true' && error instanceof Error) console.error(error.stack)
+    // One line, whatever the error's message holds; the stack only when asked for.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    if (verbose && error instanceof Error) console.error(`fw ${name} failed: ${error.stack}`)
+    else console.error(`fw ${name} failed: ${message} (run with --verbose for the stack)`)
     return 1
   }
 }

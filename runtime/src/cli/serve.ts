@@ -96,12 +96,17 @@ export const serve: Command = {
   name: 'serve',
   summary: 'Start the development server (polka), restarting it when a file changes',
   usage: 'serve [--port=8000] [--host=127.0.0.1]',
-  details: ['Runs public/index.ts with TypeScript; PORT and HOST from the environment or .env apply when no flag is given.'],
+  details: [
+    'Runs public/index.ts with TypeScript; PORT and HOST from the environment or .env apply when no flag is given.',
+    'APP_DEBUG is true (error details in 500 answers) unless .env or the environment sets it.',
+  ],
   options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input)
     delete env.FW_SERVER
+    // The development server shows error details unless .env or the environment says otherwise.
+    env.APP_DEBUG ??= 'true'
     await checkPort(env)
 
     let child = startApp(input.cwd, file, env)
@@ -163,6 +168,7 @@ export const serveNode: Command = {
   async run(input) {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input, { FW_SERVER: 'node' })
+    env.APP_DEBUG ??= 'true'
     const child = startApp(input.cwd, file, env)
     const forward = (signal: NodeJS.Signals) => child.kill(signal)
     process.on('SIGINT', forward).on('SIGTERM', forward)
