@@ -115,6 +115,9 @@ describe('create-fw-app without a terminal', () => {
     expect(env).toMatch(/^APP_NAME=shop-api$/m)
     expect(env).toMatch(/^APP_KEY=base64:[A-Za-z0-9+/]{43}=$/m)
     expect(env).toMatch(/^API_KEY=[0-9a-f]{48}$/m)
+    // Error details are for the development server, which turns them on by itself; a copied .env never does.
+    expect(env).toMatch(/^APP_ENV=local$/m)
+    expect(env).not.toMatch(/^APP_DEBUG=/m)
 
     // Everything else is the starter byte for byte: no template engine touched it.
     const changed = new Set(['package.json', 'README.md', '.env.example', '_gitignore'])

@@ -19,6 +19,7 @@ export { PortInUseError, type RunningServer, type ServeOptions } from './server/
 export { serve } from './server/serve.js'
 export { serveNode } from './server/serveNode.js'
 export { start } from './server/start.js'
+export { appRoot } from './config/appRoot.js'
 export { loadEnv } from './config/loadEnv.js'
 export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.js'
 export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js'

@@ -11,6 +11,7 @@ import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, mi
 import { routeList } from './routeList.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
+import { start } from './start.js'
 
 /**
  * Every `fw` command, in the order `fw --help` lists them. A new generator is a folder in
@@ -19,6 +20,7 @@ import { serve, serveNode } from './serve.js'
 export const commands: readonly Command[] = [
   serve,
   serveNode,
+  start,
   routeList,
   makeController,
   makeModel,

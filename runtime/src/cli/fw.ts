@@ -18,7 +18,7 @@ function help(): string {
     'Commands:',
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
-    'Run fw <command> --help for a command\'s arguments and options.',
+    'Run fw <command> --help for a command\'s arguments and options; add --verbose to see the stack of an error.',
   ].join('\n')
 }
 
@@ -30,7 +30,7 @@ function commandHelp(command: Command): string {
  * The application's root: the nearest folder whose package.json depends on fw-runtime (or that has it
  * installed), so fw works from a subfolder too. Undefined outside an application.
  */
-function appRoot(from: string): string | undefined {
+function applicationRoot(from: string): string | undefined {
   for (let folder = from; ; folder = dirname(folder)) {
     if (isApplication(folder)) return folder
     if (dirname(folder) === folder) return undefined
@@ -49,7 +49,10 @@ function isApplication(folder: string): boolean {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // --verbose works with every command, so it is taken out before the command's own options are parsed.
+  const verbose = args.includes('--verbose')
+  const argv = args.filter((arg) => arg !== '--verbose')
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(help())
@@ -82,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`fw ${name} ${problem} (usage: fw ${command.usage})`)
     return 1
   }
-  const cwd = appRoot(process.cwd())
+  const cwd = applicationRoot(process.cwd())
   if (cwd === undefined) {
     console.error('fw runs inside an Fw application (a folder whose package.json depends on fw-runtime): cd into one, or create one with npm create fw-app@latest my-app')
     return 1
@@ -94,8 +97,10 @@ async function main(argv: string[]): Promise<number> {
       console.error(error.message)
       return error.exitCode
     }
-    console.error(`fw ${name} failed: ${error instanceof Error ? error.message : String(error)}`)
-    if (process.env.APP_DEBUG === 'true' && error instanceof Error) console.error(error.stack)
+    // One line, whatever the error's message holds; the stack only when asked for.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    if (verbose && error instanceof Error) console.error(`fw ${name} failed: ${error.stack}`)
+    else console.error(`fw ${name} failed: ${message} (run with --verbose for the stack)`)
     return 1
   }
 }

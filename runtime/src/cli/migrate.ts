@@ -12,7 +12,7 @@ type Database = import('kysely').Kysely<any>
  * Opens the application's database (from `.env`), runs the work, and always closes it. Migrations may
  * rebuild big tables: the statement timeout meant for requests does not apply to them.
  */
-async function withMigrator<T>(cwd: string, work: (migrator: Migrator, db: Database) => Promise<T>): Promise<T> {
+async function withMigrator<T>(command: string, cwd: string, work: (migrator: Migrator, db: Database) => Promise<T>): Promise<T> {
   const [{ loadEnv }, { createDatabase }, { Migrator }] = await Promise.all([
     import('../config/loadEnv.js'),
     import('../database/createDatabase.js'),
@@ -20,7 +20,13 @@ async function withMigrator<T>(cwd: string, work: (migrator: Migrator, db: Datab
     import('./loadTypeScript.js').then(({ loadTypeScript }) => loadTypeScript()),
   ])
   loadEnv(`${cwd}/.env`)
-  const db = createDatabase(process.env.DATABASE_URL, { root: cwd, statementTimeoutMs: 0 })
+  let db: Database
+  try {
+    db = createDatabase(process.env.DATABASE_URL, { root: cwd, statementTimeoutMs: 0 })
+  } catch (error) {
+    // A configuration the user can fix (an unsupported DATABASE_URL, a bad DB_* value): one line, no stack to ask for.
+    throw new CommandError(`fw ${command} failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
   try {
     return await work(new Migrator({ db, folder: `${cwd}/database/migrations` }), db)
   } finally {
@@ -58,7 +64,7 @@ export const migrate: Command = {
   usage: 'migrate',
   details: ['Each migration runs in its own transaction; a failing one is not recorded and stops the run.'],
   async run({ cwd }) {
-    return withMigrator(cwd, async (migrator) => report(await migrator.migrate(), 'Nothing to migrate.'))
+    return withMigrator('migrate', cwd, async (migrator) => report(await migrator.migrate(), 'Nothing to migrate.'))
   },
 }
 
@@ -69,7 +75,7 @@ export const migrateRollback: Command = {
   options: { step: { type: 'string' } },
   async run(input) {
     const count = steps(input)
-    return withMigrator(input.cwd, async (migrator) => report(await migrator.rollback({ steps: count }), 'Nothing to roll back.'))
+    return withMigrator('migrate:rollback', input.cwd, async (migrator) => report(await migrator.rollback({ steps: count }), 'Nothing to roll back.'))
   },
 }
 
@@ -108,7 +114,7 @@ export const migrateReset: Command = {
   details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which migrations it would roll back.'],
   options: { force: { type: 'boolean' } },
   async run(input) {
-    return withMigrator(input.cwd, async (migrator) => {
+    return withMigrator('migrate:reset', input.cwd, async (migrator) => {
       if (production()) {
         const ran = (await migrator.status({ readOnly: true })).filter((migration) => migration.batch !== undefined).map((migration) => migration.name)
         refuseInProduction(input, 'migrate:reset', `rolls back every migration of ${databaseName(process.env.DATABASE_URL)} (${ran.length}: ${list(ran.reverse())}), dropping what they created`)
@@ -125,7 +131,7 @@ export const migrateFresh: Command = {
   details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which tables it would drop.'],
   options: { force: { type: 'boolean' } },
   async run(input) {
-    return withMigrator(input.cwd, async (migrator, db) => {
+    return withMigrator('migrate:fresh', input.cwd, async (migrator, db) => {
       if (production()) {
         const { MIGRATIONS_LOCK_TABLE } = await import('../database/MigrationLock.js')
         const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => name !== MIGRATIONS_LOCK_TABLE)
@@ -149,7 +155,7 @@ export const migrateUnlock: Command = {
   options: { force: { type: 'boolean' } },
   async run(input) {
     const { inspectMigrationLock } = await import('../database/MigrationLock.js')
-    return withMigrator(input.cwd, async (_migrator, db) => {
+    return withMigrator('migrate:unlock', input.cwd, async (_migrator, db) => {
       const force = input.values.force === true
       const { holder, cleared } = await inspectMigrationLock(db, { clear: true, force })
       if (!holder) {
@@ -174,7 +180,7 @@ export const migrateStatus: Command = {
   summary: 'Show which migrations ran, in which batch',
   usage: 'migrate:status',
   async run({ cwd }) {
-    return withMigrator(cwd, async (migrator) => {
+    return withMigrator('migrate:status', cwd, async (migrator) => {
       const migrations = await migrator.status()
       if (migrations.length === 0) {
         console.log('No migrations in database/migrations.')

@@ -10,7 +10,7 @@ const IGNORED_FOLDERS = new Set(['node_modules', '.git', 'dist', 'build', 'cover
 const IGNORED_FILE = /\.(sqlite|sqlite3|db)(-journal|-wal|-shm)?$|\.log$|~$|\.swp$/
 
 /** PORT and HOST for the app: flags win over the environment and `.env`. */
-async function serverEnvironment(input: CommandInput, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+export async function serverEnvironment(input: CommandInput, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
   const { loadEnv } = await import('../config/loadEnv.js')
   loadEnv(join(input.cwd, '.env'))
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra }
@@ -30,7 +30,7 @@ function entry(cwd: string): string {
 }
 
 /** Fails with one line when the port is taken, before any child starts. */
-async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
+export async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
   const port = Number(env.PORT ?? 8000)
   const host = env.HOST ?? '127.0.0.1'
   if (port === 0) return
@@ -96,12 +96,17 @@ export const serve: Command = {
   name: 'serve',
   summary: 'Start the development server (polka), restarting it when a file changes',
   usage: 'serve [--port=8000] [--host=127.0.0.1]',
-  details: ['Runs public/index.ts with TypeScript; PORT and HOST from the environment or .env apply when no flag is given.'],
+  details: [
+    'Runs public/index.ts with TypeScript; PORT and HOST from the environment or .env apply when no flag is given.',
+    'APP_DEBUG is true (error details in 500 answers) unless .env or the environment sets it.',
+  ],
   options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input)
     delete env.FW_SERVER
+    // The development server shows error details unless .env or the environment says otherwise.
+    env.APP_DEBUG ??= 'true'
     // The development server prints a line per request, unless the environment says otherwise.
     env.LOG_REQUESTS ??= 'true'
     await checkPort(env)
@@ -165,6 +170,7 @@ export const serveNode: Command = {
   async run(input) {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input, { FW_SERVER: 'node' })
+    env.APP_DEBUG ??= 'true'
     const child = startApp(input.cwd, file, env)
     const forward = (signal: NodeJS.Signals) => child.kill(signal)
     process.on('SIGINT', forward).on('SIGTERM', forward)

@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseEnv } from 'node:util'
+import { appRoot } from './appRoot.js'
 
 /**
  * Reads a `.env` file into `process.env`. Variables already set in the environment win, so
  * `PORT=9000 npm start` overrides the file. A missing file is fine: production often has none.
+ * By default the `.env` of the application's root (see `appRoot`), whatever the working directory.
  *
  * @example
  * ```ts
- * loadEnv() // .env in the current directory
+ * loadEnv() // .env in the application's root
  * ```
  */
-export function loadEnv(path: string | URL = '.env'): Record<string, string> {
+export function loadEnv(path: string | URL = join(appRoot(), '.env')): Record<string, string> {
   const file = path instanceof URL ? fileURLToPath(path) : resolve(path)
   let text: string
   try {

@@ -1,9 +1,10 @@
+import { appRoot } from '../config/appRoot.js'
 /**
  * How Fw opens the database, beyond its URL. Every field has an environment variable; a value given
  * to `createDatabase` wins over the environment.
  */
 export interface DatabaseConfig {
-  /** The application's root folder, where a relative SQLite path starts (default: the working directory). */
+  /** The application's root folder, where a relative SQLite path starts (default: the app's root, see `appRoot`). */
   root?: string
   /** PostgreSQL: most connections this process opens (`DB_POOL_MAX`, default 10). */
   poolMax?: number
@@ -51,7 +52,7 @@ export type ResolvedDatabaseConfig = { root: string } & { -readonly [K in keyof 
  * ```
  */
 export function databaseConfig(given: DatabaseConfig = {}, env: NodeJS.ProcessEnv = process.env): ResolvedDatabaseConfig {
-  const resolved = { root: given.root ?? process.cwd() } as ResolvedDatabaseConfig
+  const resolved = { root: given.root ?? appRoot() } as ResolvedDatabaseConfig
   for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const fromEnv = env[VARIABLES[key]]
     const value = given[key] ?? (fromEnv === undefined || fromEnv === '' ? DEFAULTS[key] : Number(fromEnv))

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
 import type { Router } from '../routing/Router.js'
 import { createRequestHandler, guardListener, type GuardedListener, type RequestListener } from './createRequestHandler.js'
 
@@ -20,7 +20,15 @@ export interface ServeOptions {
   keepAliveTimeout?: number
   /** Milliseconds that requests in flight get to finish on shutdown before connections are cut (default 10 s). */
   shutdownTimeout?: number
+  /**
+   * Milliseconds an idle keep-alive connection is kept open once shutdown starts (default 1 s), so that a request
+   * a client is sending on it at that moment is answered (with `Connection: close`) instead of reset.
+   */
+  idleGrace?: number
 }
+
+/** How often Node looks for connections past the header or request timeout (its own default is 30 s). */
+export const CONNECTIONS_CHECKING_INTERVAL = 1_000
 
 /** A server that is listening. */
 export interface RunningServer {
@@ -58,12 +66,17 @@ export function listen(server: Server, listener: GuardedListener, options: Serve
   server.requestTimeout = options.requestTimeout ?? 60_000
   server.keepAliveTimeout = options.keepAliveTimeout ?? 5_000
 
+  // Counted per connection, not per request: shutdown needs the responses still in flight on each.
+  const connections = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket)
+    socket.once('close', () => connections.delete(socket))
+  })
+
   let closing: Promise<void> | undefined
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (closing) {
-      res.setHeader('Connection', 'close')
-      res.once('finish', () => setImmediate(() => server.closeIdleConnections()))
-    }
+    // While draining, every answer tells the client not to reuse the connection; Node ends it after the response.
+    if (closing) res.setHeader('Connection', 'close')
     // As polka's own listen() does: answered in the check phase, after the poll phase has read every
     // request that arrived, a request costs about a quarter less CPU than answered inside the parser's callback.
     setImmediate(listener, req, res)
@@ -71,13 +84,18 @@ export function listen(server: Server, listener: GuardedListener, options: Serve
 
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      for (const socket of connections) closeAfterResponse(socket)
       const force = setTimeout(() => server.closeAllConnections(), options.shutdownTimeout ?? 10_000)
+      const idle = setTimeout(() => server.closeIdleConnections(), options.idleGrace ?? 1_000)
       force.unref()
-      server.close(() => {
+      idle.unref()
+      // http's close() would also drop idle keep-alive connections at once, resetting a request that a client is
+      // sending on one at that very moment. Stop listening only; idle connections close after the grace above.
+      NetServer.prototype.close.call(server, () => {
         clearTimeout(force)
+        clearTimeout(idle)
         resolve()
       })
-      server.closeIdleConnections()
     })
     return closing
   }
@@ -108,4 +126,14 @@ export function listen(server: Server, listener: GuardedListener, options: Serve
       resolve(running)
     })
   })
+}
+
+/**
+ * Marks the response in flight on a connection (if its headers are not sent yet) with `Connection: close`,
+ * so that the client opens no further request on a connection that is about to end.
+ */
+function closeAfterResponse(socket: Socket): void {
+  // `_httpMessage` is the response a socket is writing: Node's own closeIdleConnections() reads it too.
+  const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (response && !response.headersSent) response.setHeader('Connection', 'close')
 }

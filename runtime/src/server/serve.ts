@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import polka from 'polka'
 import type { Router } from '../routing/Router.js'
 import { sendUnexpectedError, type GuardedListener, type RequestListener } from './createRequestHandler.js'
-import { listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
+import { CONNECTIONS_CHECKING_INTERVAL, listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
 
 /**
  * Serves a router (or a request listener) on polka.
@@ -15,7 +15,7 @@ import { listen, toListener, type RunningServer, type ServeOptions } from './lis
  */
 export function serve(target: Router | RequestListener, options: ServeOptions = {}): Promise<RunningServer> {
   const listener = toListener(target, options)
-  const server = createServer()
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL })
   // polka is the HTTP layer; Fw's router does the matching. Given as polka's onNoMatch (and no polka routes
   // or middleware), the listener gets every request without polka scanning a route table first. Being guarded,
   // it returns nothing: polka's async loop would spend two more turns adopting a promise.

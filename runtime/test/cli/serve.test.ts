@@ -151,3 +151,22 @@ describe('fw route:list', () => {
     ])
   })
 })
+
+describe('fw command errors', () => {
+  const broken = "import { Route } from 'fw-runtime'\n\nthrow new Error('routes are broken\\nat a second line')\n"
+
+  it('print one line and exit 1, with a hint for the stack', async () => {
+    app.write('routes/web.ts', broken)
+    const result = await app.fw(['route:list'])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('fw route:list failed: routes are broken (run with --verbose for the stack)\n')
+  })
+
+  it('print the stack with --verbose, and only then', async () => {
+    app.write('routes/web.ts', broken)
+    const result = await app.fw(['route:list', '--verbose'], { APP_DEBUG: 'true' })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^fw route:list failed: Error: routes are broken\nat a second line\n\s+at /)
+    expect((await app.fw(['route:list'], { APP_DEBUG: 'true' })).stderr.split('\n')).toHaveLength(2)
+  })
+})

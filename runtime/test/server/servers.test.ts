@@ -29,10 +29,12 @@ describe.each(servers)('$name', ({ name, start }) => {
     expect((await fetch(`${server.url}/hello`)).status).toBe(200)
   })
 
-  it("sets Node's header, request and keep-alive timeouts", () => {
+  it("sets Node's header, request and keep-alive timeouts, checked every second", () => {
     expect(server.server.headersTimeout).toBe(4_000)
     expect(server.server.requestTimeout).toBe(8_000)
     expect(server.server.keepAliveTimeout).toBe(3_000)
+    // Node checks the first two every 30 s by default, which let a slow client hold on for up to 30 s more.
+    expect((server.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval).toBe(1_000)
   })
 
   it('answers many concurrent requests on kept-alive connections', async () => {

@@ -8,15 +8,31 @@ beforeAll(async () => {
 })
 
 describe('HealthController and DownloadController', () => {
-  it('GET /health: status, an integer Unix timestamp, never cached', async () => {
+  it('GET /health: healthy with the database up, an integer Unix timestamp, never cached', async () => {
     const before = Math.floor(Date.now() / 1000)
     const response = await client.get('/health')
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-cache')
     const body = await json<{ status: unknown; timestamp: number }>(response)
     expect(body.status).toEqual(expect.any(String))
+    expect(body).toMatchObject({ status: 'healthy', database: 'up' })
     expect(Number.isInteger(body.timestamp)).toBe(true)
     expect(body.timestamp).toBeGreaterThanOrEqual(before)
+  })
+
+  it('GET /health: 503 and unhealthy when the database does not answer, with no internal detail', async () => {
+    // Port 1 of 127.0.0.1: nothing listens there, so PostgreSQL's connection is refused at once.
+    const down = await startServer({ DATABASE_URL: 'postgres://fw:secret@127.0.0.1:1/app' })
+    try {
+      const response = await fetch(`${down.url}/health`)
+      expect(response.status).toBe(503)
+      expect(response.headers.get('cache-control')).toBe('no-cache')
+      const body = await json<Record<string, unknown>>(response)
+      expect(Object.keys(body).sort()).toEqual(['database', 'status', 'timestamp'])
+      expect(body).toMatchObject({ status: 'unhealthy', database: 'down' })
+    } finally {
+      await down.stop()
+    }
   })
 
   it('GET /download: plain text as an attachment with a file name', async () => {

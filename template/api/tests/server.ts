@@ -14,7 +14,7 @@ loadEnv(new URL('../.env', import.meta.url))
 
 /**
  * Starts the application the way `npm run dev` does (public/index.ts) on a free port of
- * 127.0.0.1, and resolves once it listens.
+ * 127.0.0.1, and resolves once it listens. `env` adds to (or overrides) the environment.
  *
  * @example
  * ```ts
@@ -23,10 +23,10 @@ loadEnv(new URL('../.env', import.meta.url))
  * await server.stop()
  * ```
  */
-export function startServer(): Promise<TestServer> {
+export function startServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

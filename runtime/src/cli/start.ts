@@ -1,0 +1,131 @@
+import cluster, { type Worker } from 'node:cluster'
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import type { WorkerMessage } from '../server/start.js'
+import { CommandError, type Command } from './Command.js'
+import { checkPort, serverEnvironment } from './serve.js'
+
+const ENTRY = 'dist/public/index.js'
+/** A worker that dies before it listens is started again after this long, so that a broken app does not spin. */
+const RETRY_DELAY = 1_000
+
+function workerCount(value: string | boolean | undefined): number {
+  if (value === undefined) return 1
+  if (value === 'auto') return availableParallelism()
+  if (typeof value === 'string' && /^[1-9]\d*$/.test(value)) return Number(value)
+  throw new CommandError(`Invalid --workers "${String(value)}": use a whole number from 1, or auto for one per CPU`)
+}
+
+export const start: Command = {
+  name: 'start',
+  summary: 'Start the built app for production: node:cluster workers, replaced when one dies',
+  usage: 'start [--workers=1|N|auto] [--port=8000] [--host=127.0.0.1]',
+  details: [
+    `Runs ${ENTRY} (npm run build first) in N workers sharing one port; NODE_ENV defaults to production.`,
+    'A worker that dies is logged and replaced at once. SIGHUP replaces the workers one by one (a new one listens',
+    'before the old one drains); SIGTERM or SIGINT lets every request in flight finish, then exits 0.',
+    'Run it directly (npx fw start, or your process manager), not through npm start: npm does not pass signals on.',
+  ],
+  options: { workers: { type: 'string', short: 'w' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  async run(input) {
+    const count = workerCount(input.values.workers)
+    const file = join(input.cwd, ENTRY)
+    if (!existsSync(file)) throw new CommandError(`No ${ENTRY} in ${input.cwd}: run npm run build first`)
+    const env = await serverEnvironment(input)
+    env.NODE_ENV ??= 'production'
+    await checkPort(env)
+    const { appRoot } = await import('../config/appRoot.js')
+    const { reportMissingSettings } = await import('../config/reportMissingSettings.js')
+    reportMissingSettings(appRoot(input.cwd))
+    cluster.setupPrimary({ exec: file, args: [], cwd: input.cwd })
+    return supervise(count, env)
+  },
+}
+
+/** Runs `count` workers until SIGTERM or SIGINT; resolves to the exit code. */
+function supervise(count: number, env: NodeJS.ProcessEnv): Promise<number> {
+  const listening = new Set<Worker>()
+  /** Workers that were replaced (or are being): their exit is expected. */
+  const retiring = new Set<Worker>()
+  let started = false
+  let stopping = false
+  let rolling = false
+
+  return new Promise<number>((resolve) => {
+    const fork = (): Worker => {
+      const worker = cluster.fork(env)
+      worker.on('listening', (address) => {
+        listening.add(worker)
+        if (!started && listening.size === count) {
+          started = true
+          const host = address.addressType === 6 ? `[${address.address}]` : address.address
+          console.log(`Fw listening on http://${host}:${address.port} (${count} worker${count === 1 ? '' : 's'}, primary ${process.pid})`)
+        }
+      })
+      worker.on('message', (message: WorkerMessage) => {
+        if (message?.fw === 'fatal' && !stopping) {
+          console.error(`[fw] worker ${worker.process.pid} hit an uncaught error: starting its replacement`)
+          replace(worker)
+        }
+      })
+      worker.on('exit', (code, signal) => {
+        const wasListening = listening.delete(worker)
+        if (stopping) {
+          if (Object.keys(cluster.workers ?? {}).length === 0) resolve(0)
+          return
+        }
+        if (retiring.delete(worker)) return
+        const how = signal ? `signal ${signal}` : `exit code ${code}`
+        if (!started) {
+          console.error(`[fw] worker ${worker.process.pid} stopped before listening (${how}): the app did not start`)
+          stopAll()
+          stopping = true
+          resolve(1)
+          return
+        }
+        console.error(`[fw] worker ${worker.process.pid} died (${how}): starting a replacement`)
+        if (wasListening) fork()
+        else setTimeout(() => stopping || fork(), RETRY_DELAY)
+      })
+      return worker
+    }
+
+    /** Starts a new worker and drains `old` once the new one listens; resolves when `old` has exited. */
+    const replace = (old: Worker): Promise<void> => {
+      retiring.add(old)
+      const exited = new Promise<void>((done) => (old.isDead() ? done() : old.once('exit', () => done())))
+      fork().once('listening', () => send(old, 'drain'))
+      return exited
+    }
+
+    const stopAll = () => {
+      for (const worker of Object.values(cluster.workers ?? {})) if (worker) send(worker, 'drain')
+    }
+
+    process.on('SIGHUP', () => {
+      if (stopping || rolling || !started) return
+      rolling = true
+      console.log('[fw] SIGHUP: replacing the workers one by one')
+      void (async () => {
+        for (const worker of [...listening]) if (!stopping) await replace(worker)
+        rolling = false
+        if (!stopping) console.log('[fw] every worker replaced')
+      })()
+    })
+    const onStop = (signal: NodeJS.Signals) => {
+      if (stopping) return
+      stopping = true
+      console.log(`[fw] ${signal}: finishing the requests in flight, then exiting`)
+      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(0)
+      stopAll()
+    }
+    process.on('SIGTERM', onStop).on('SIGINT', onStop)
+
+    for (let i = 0; i < count; i++) fork()
+  })
+}
+
+function send(worker: Worker, fw: WorkerMessage['fw']): void {
+  if (worker.isConnected()) worker.send({ fw } satisfies WorkerMessage)
+}
