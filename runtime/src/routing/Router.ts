@@ -380,7 +380,6 @@ export class Router {
     const method = request.method()
     const routes = match?.endpoint.routes
     if (!routes || routes.has(method) || (method === 'HEAD' && routes.has('GET'))) {
-      if (this.fallbackRoute) request.matched = this.fallbackRoute
       return this.notFound!(request, NO_VALUES)
     }
     const allow = match.endpoint.allow
