@@ -131,7 +131,7 @@ describe('fw make:auth in an installed app', () => {
     expect(made.stdout).toContain('Created tests/auth.test.ts')
     const again = await app.run('npx', ['fw', 'make:auth'])
     // The last line: npm may print its own warnings first.
-    expect([again.code, again.stderr.trim().split('\n').at(-1)]).toEqual([1, 'Auth is already installed (routes/web.ts has its fw:auth block); use --force to write its files again'])
+    expect([again.code, again.stderr.trim().split('\n').at(-1)]).toEqual([1, 'Auth is already installed (routes/auth.ts exists); use --force to write its files again'])
 
     expect((await app.runOk('npx', ['fw', 'migrate'])).stdout.match(/^Migrated {2}/gm)).toHaveLength(3)
     const tests = await app.run('npm', ['test'])

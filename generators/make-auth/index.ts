@@ -2,12 +2,17 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path'
 import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
 import { stub } from '../../runtime/src/cli/generate/stub.js'
+import { withImport } from '../../runtime/src/cli/generate/withImport.js'
 import { writeFiles, type GeneratedFile } from '../../runtime/src/cli/generate/writeFiles.js'
 import { migrationFile } from '../make-migration/index.js'
 
 const ROUTES = 'routes/web.ts'
+/** make:auth's own routes file, imported by routes/web.ts with one line. */
+const AUTH_ROUTES = 'routes/auth.ts'
+const IMPORT_ROUTES = "import './auth.js'"
 const README = 'README.md'
 const MIGRATIONS = 'database/migrations'
+/** The block an older make:auth wrote into routes/web.ts: removed when --force writes routes/auth.ts. */
 const BEGIN = '// fw:auth begin'
 const END = '// fw:auth end'
 const README_BEGIN = '<!-- fw:auth begin -->'
@@ -39,15 +44,6 @@ const FILES = [
 /** In the order they must run: the tokens refer to users. */
 const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table']
 
-const IMPORTS = [
-  "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
-  "import { MeController } from '../App/Controllers/Auth/MeController.js'",
-  "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
-  "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
-  "import { auth, guest } from '../App/Middleware/auth.js'",
-  "import { csrf } from '../App/Middleware/csrf.js'",
-]
-
 /** `fw make:auth` */
 export const makeAuth: Command = {
   name: 'make:auth',
@@ -56,7 +52,7 @@ export const makeAuth: Command = {
   details: [
     'Writes the users, access_tokens and login_attempts migrations, App/Models/User.ts, the Auth',
     'controllers, the auth, guest and csrf middleware, sign-in and registration pages, public/css/app.css',
-    'and tests/auth.test.ts, and adds the routes to routes/web.ts between // fw:auth begin and end:',
+    "and tests/auth.test.ts, and its routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'):",
     'POST /register, POST /login, POST /logout, GET /me, GET /login, GET /register.',
     'Then run fw migrate.',
     '--force  write every file again, over existing ones',
@@ -66,17 +62,18 @@ export const makeAuth: Command = {
     const force = values.force === true
     const routes = read(cwd, ROUTES)
     if (routes === undefined) throw new CommandError(`${ROUTES} is missing: fw make:auth adds its routes there`)
-    if (routes.includes(BEGIN) && !force) {
-      throw new CommandError(`Auth is already installed (${ROUTES} has its fw:auth block); use --force to write its files again`)
+    if ((existsSync(join(cwd, AUTH_ROUTES)) || routes.includes(BEGIN)) && !force) {
+      throw new CommandError(`Auth is already installed (${AUTH_ROUTES} exists); use --force to write its files again`)
     }
 
     const files: GeneratedFile[] = [
       ...migrations(cwd, force),
       ...FILES.map((path) => ({ path, content: stub('make-auth', `${path}.stub`, {}) })),
+      { path: AUTH_ROUTES, content: stub('make-auth', 'routes.stub', {}) },
     ]
     const readme = read(cwd, README)
     const updates = [
-      { path: ROUTES, before: routes, after: withRoutes(routes) },
+      ...(withRoutes(routes) === routes ? [] : [{ path: ROUTES, before: routes, after: withRoutes(routes) }]),
       ...(readme === undefined ? [] : [{ path: README, before: readme, after: withReadmeSection(readme) }]),
     ]
     writeFiles(cwd, files, force)
@@ -126,18 +123,9 @@ function stampTime(path: string): number {
   return Date.UTC(+stamp.slice(0, 4), +stamp.slice(4, 6) - 1, +stamp.slice(6, 8), +stamp.slice(8, 10), +stamp.slice(10, 12), +stamp.slice(12, 14))
 }
 
-/** routes/web.ts with the imports after its own and the fw:auth block at the end (replacing an older one). */
+/** routes/web.ts importing routes/auth.ts (without the block an older make:auth put in it). */
 function withRoutes(source: string): string {
-  let text = removeBlock(source, BEGIN, END)
-  const hasRoute = /^import\s*\{[^}]*\bRoute\b[^}]*\}\s*from\s*['"]fw-runtime['"]/m.test(text)
-  const missing = [...(hasRoute ? [] : ["import { Route } from 'fw-runtime'"]), ...IMPORTS.filter((line) => !text.includes(line))]
-  if (missing.length > 0) {
-    const imports = [...text.matchAll(/^import\b[^;]*?['"][^'"\n]+['"];?[ \t]*$/gm)]
-    const last = imports.at(-1)
-    const at = last ? last.index + last[0].length + 1 : 0
-    text = `${text.slice(0, at)}${missing.join('\n')}\n${at === 0 ? '\n' : ''}${text.slice(at)}`
-  }
-  return `${text.trimEnd()}\n\n${stub('make-auth', 'routes.stub', {})}`
+  return withImport(removeBlock(source, BEGIN, END), IMPORT_ROUTES)
 }
 
 function withReadmeSection(source: string): string {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
 import { classPath, kebabCase } from '../../runtime/src/cli/generate/names.js'
 import { stub } from '../../runtime/src/cli/generate/stub.js'
+import { withImport } from '../../runtime/src/cli/generate/withImport.js'
 import { writeFiles, type GeneratedFile } from '../../runtime/src/cli/generate/writeFiles.js'
 
 const ROUTES = 'routes/web.ts'
@@ -36,39 +37,9 @@ function dashboardFiles(values: Record<string, string>, withTest: boolean): Gene
   return files.map(([path, file]) => ({ path, content: stub('make-dash', file, values) }))
 }
 
-/** The import lines the routes block needs, placed after the last import at the top of routes/web.ts. */
-function routeImports(name: string, camel: string): string[] {
-  return [
-    `import { OverviewController as ${name}OverviewController } from '../App/Controllers/${name}/OverviewController.js'`,
-    `import { StylesheetController as ${name}StylesheetController } from '../App/Controllers/${name}/StylesheetController.js'`,
-    `import { TableController as ${name}TableController } from '../App/Controllers/${name}/TableController.js'`,
-    `import { ${camel}Dashboard } from '../App/Middleware/${camel}Dashboard.js'`,
-  ]
-}
-
-/** routes/web.ts with the dashboard's imports and its marked block (replacing an earlier block of the same name). */
-function withRoutes(source: string, name: string, values: Record<string, string>): string {
-  const begin = `// fw:dash ${name} begin`
-  const end = `// fw:dash ${name} end`
-  const block = stub('make-dash', 'routes.stub', values).trimEnd()
-  let text = source
-  const at = text.indexOf(begin)
-  if (at !== -1) {
-    const stop = text.indexOf(end, at)
-    if (stop === -1) throw new CommandError(`${ROUTES} has "${begin}" without "${end}": fix the markers or remove the block`)
-    text = text.slice(0, at).trimEnd() + '\n' + text.slice(stop + end.length).replace(/^\n*/, '')
-  }
-  const lines = text.split('\n')
-  const missing = routeImports(name, values.camel!).filter((line) => !lines.includes(line))
-  let lastImport = -1
-  for (const [index, line] of lines.entries()) {
-    if (/^import\s/.test(line)) lastImport = index
-    else if (lastImport !== -1 && line.trim() !== '' && !/^\s/.test(line) && !/^[}'"]/.test(line)) break
-  }
-  // A multi-line import ends at the line that closes it.
-  while (lastImport !== -1 && lastImport + 1 < lines.length && !/from\s+['"][^'"]+['"]/.test(lines[lastImport]!)) lastImport++
-  lines.splice(lastImport + 1, 0, ...missing)
-  return lines.join('\n').trimEnd() + '\n\n' + block + '\n'
+/** The dashboard's own routes file, which routes/web.ts imports with one line. */
+function routesFileOf(kebab: string): { path: string; importLine: string } {
+  return { path: `routes/dash-${kebab}.ts`, importLine: `import './dash-${kebab}.js'` }
 }
 
 /** The env file with an ADMIN_EMAILS line appended when it has none; undefined when nothing changes. */
@@ -97,9 +68,9 @@ export const makeDash: Command = {
     'Mounts the dashboard at the kebab-case name (Admin → /admin): an overview, and every table of the',
     'database with search, sort, pagination, a row view and forms to create, edit and delete rows.',
     'Writes App/Controllers/<Name>/, App/Views/<Name>/, App/Policies/<Name>Policy.ts,',
-    'App/Middleware/<name>Dashboard.ts, public/css/<name>.css, a test, and a marked block in routes/web.ts.',
+    'App/Middleware/<name>Dashboard.ts, public/css/<name>.css, a test, and routes/dash-<name>.ts, imported by routes/web.ts.',
     'Needs fw make:auth first. Who may enter: App/Policies/<Name>Policy.ts (ADMIN_EMAILS in .env by default).',
-    '--force  overwrite the files and the routes block of an earlier run',
+    '--force  overwrite the files of an earlier run',
   ],
   arguments: 1,
   options: { force: { type: 'boolean', short: 'f' } },
@@ -111,16 +82,18 @@ export const makeDash: Command = {
     const routesFile = join(cwd, ROUTES)
     if (!existsSync(routesFile)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
     const routes = readFileSync(routesFile, 'utf8')
-    if (!existsSync(join(cwd, 'App/Middleware/auth.ts')) || !routes.includes('// fw:auth begin')) {
+    const authRoutes = existsSync(join(cwd, 'routes/auth.ts')) || routes.includes('// fw:auth begin')
+    if (!existsSync(join(cwd, 'App/Middleware/auth.ts')) || !authRoutes) {
       throw new CommandError(`The ${name} dashboard needs sign-in: run "fw make:auth" first, then "fw make:dash ${name}"`)
     }
     const userModule = currentUserModule(cwd)
     if (!userModule) throw new CommandError(`make:auth's currentUser() was not found in ${CURRENT_USER_MODULES.join(' or ')}: run "fw make:auth --force" to restore it`)
-    if (routes.includes(`// fw:dash ${name} begin`) && !force) {
-      throw new CommandError(`The ${name} dashboard is already installed (see ${ROUTES}); use --force to write it again`)
+    const kebab = kebabCase(name)
+    const own = routesFileOf(kebab)
+    if (existsSync(join(cwd, own.path)) && !force) {
+      throw new CommandError(`The ${name} dashboard is already installed (see ${own.path}); use --force to write it again`)
     }
 
-    const kebab = kebabCase(name)
     const values = {
       name,
       kebab,
@@ -131,8 +104,9 @@ export const makeDash: Command = {
       authUserDeep: `../../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
       authUserShallow: `../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
     }
-    const files = dashboardFiles(values, existsSync(join(cwd, 'tests/server.ts')))
-    const edits: { path: string; content: string }[] = [{ path: ROUTES, content: withRoutes(routes, name, values) }]
+    const files = [...dashboardFiles(values, existsSync(join(cwd, 'tests/server.ts'))), { path: own.path, content: stub('make-dash', 'routes.stub', values) }]
+    const withOwn = withImport(routes, own.importLine)
+    const edits: { path: string; content: string }[] = withOwn === routes ? [] : [{ path: ROUTES, content: withOwn }]
     for (const env of ['.env.example', '.env']) {
       const content = withAdminEmails(join(cwd, env))
       if (content !== undefined) edits.push({ path: env, content })

@@ -1,6 +1,8 @@
+// What an application uses. Tools and tests find the rest on subpaths: `fw-runtime/testing` (the
+// request handler without a server) and `fw-runtime/migrations` (the migration tables' names).
 export { Container, type Constructor, type Cradle, type Factory, type Services } from './container/Container.js'
 export { HttpError } from './http/HttpError.js'
-export { DEFAULT_BODY_LIMIT, Request, type CaptureOptions, type Input } from './http/Request.js'
+export { DEFAULT_BODY_LIMIT, Request, type CaptureOptions, type Input, type MatchedRoute } from './http/Request.js'
 export { Response, type CookieOptions, type ResponseContent } from './http/Response.js'
 export { Route } from './routing/Route.js'
 export {
@@ -13,8 +15,11 @@ export {
   type RouteClosure,
   type RouteHandler,
 } from './routing/RouteDefinition.js'
+export type { ErrorHandler } from './routing/renderError.js'
+export { createLogger, type Logger, type LogFields } from './log/Logger.js'
+export type { ResourceOptions } from './routing/resourceActions.js'
 export { Router, type GroupOptions, type RouterOptions } from './routing/Router.js'
-export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
+export type { RequestListener } from './server/createRequestHandler.js'
 export { PortInUseError, type RunningServer, type ServeOptions } from './server/listen.js'
 export { serve } from './server/serve.js'
 export { serveNode } from './server/serveNode.js'
@@ -25,21 +30,18 @@ export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.j
 export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js'
 export type { DatabaseConfig } from './database/databaseConfig.js'
 export { db } from './database/db.js'
-export { registerDatabase } from './database/registerDatabase.js'
 export { id, timestamps, type TableStep } from './database/columns.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
 export {
   Migrator,
   MigrationError,
   MIGRATIONS_FOLDER,
-  MIGRATIONS_TABLE,
   type Migration,
   type MigrationInfo,
   type MigrationResult,
   type MigrationRun,
   type MigratorOptions,
 } from './database/Migrator.js'
-export { MIGRATIONS_LOCK_TABLE } from './database/MigrationLock.js'
 export type { Database, Tables } from './database/Tables.js'
 export { sql, Kysely, type Generated, type Insertable, type Selectable, type Updateable, type ColumnType } from 'kysely'
 export { escapeHtml, html, raw, SafeHtml } from './view/html.js'

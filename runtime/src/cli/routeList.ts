@@ -1,16 +1,21 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { CommandError, type Command } from './Command.js'
 import { loadTypeScript } from './loadTypeScript.js'
 import { table } from './table.js'
 
 const ROUTES = 'routes/web.ts'
+const CONTROLLERS = 'App/Controllers'
 
 export const routeList: Command = {
   name: 'route:list',
   summary: 'List the routes: method, path, name, handler and middleware',
   usage: 'route:list',
-  details: [`Loads ${ROUTES} into a fresh router; middleware added in public/index.ts with router.use is not shown.`],
+  details: [
+    `Loads ${ROUTES} (and the files it imports) into a fresh router; middleware added with router.use is not shown.`,
+    `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
+  ],
   async run({ cwd }) {
     const file = join(cwd, ROUTES)
     if (!existsSync(file)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
@@ -18,22 +23,43 @@ export const routeList: Command = {
     const { Container, Router, loadEnv } = await import('../index.js')
     loadEnv(join(cwd, '.env'))
     const router = new Router(Container.getInstance())
-    await router.loadRoutesFromFile(file)
+    try {
+      await router.loadRoutesFromFile(file)
+    } catch (error) {
+      // Aliases are registered where the application boots, not here: an unknown one does not stop a listing.
+      if (!(error instanceof Error && /^Middleware ".*" is not registered/.test(error.message))) throw error
+    }
     const routes = router.getRoutes()
     if (routes.length === 0) {
       console.log(`${ROUTES} registers no routes.`)
       return 0
     }
+    const controllers = await controllerPaths(join(cwd, CONTROLLERS))
     const describe = (middleware: unknown) =>
       typeof middleware === 'string' ? middleware : (middleware as { name?: string }).name || 'Closure'
     const rows = routes.map((route) => [
       route.methods.join('|'),
       route.pattern,
       route.routeName ?? '',
-      route.describeHandler(),
+      typeof route.handler === 'function' ? route.describeHandler() : `${controllers.get(route.handler[0]) ?? route.handler[0].name}@${route.handler[1]}`,
       route.middlewareList.map(describe).join(', '),
     ])
     console.log(table(['Method', 'Path', 'Name', 'Handler', 'Middleware'], rows))
     return 0
   },
+}
+
+/** Each class exported under App/Controllers, by the path that tells two of one name apart: `Api/UserController`. */
+async function controllerPaths(folder: string): Promise<Map<unknown, string>> {
+  const paths = new Map<unknown, string>()
+  if (!existsSync(folder)) return paths
+  const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
+  for (const name of files) {
+    const module = (await import(pathToFileURL(join(folder, name)).href)) as Record<string, unknown>
+    const folderPath = relative(folder, join(folder, name)).replace(/\\/g, '/').replace(/[^/]+$/, '')
+    for (const value of Object.values(module)) {
+      if (typeof value === 'function' && !paths.has(value)) paths.set(value, `${folderPath}${value.name}`)
+    }
+  }
+  return paths
 }

@@ -8,7 +8,6 @@ import {
   type AwilixContainer,
   type BuildResolver,
 } from 'awilix'
-import { registerDatabase } from '../database/registerDatabase.js'
 import type { Database } from '../database/Tables.js'
 
 export type Constructor<T = object> = new (...args: any[]) => T
@@ -50,6 +49,7 @@ export type Factory<T> = (cradle: Cradle) => T
  */
 export class Container {
   private static shared: Container | undefined
+  private static readonly providers: ((container: Container) => void)[] = []
 
   /** The awilix container underneath, for what this class does not cover. */
   readonly awilix: AwilixContainer
@@ -60,8 +60,20 @@ export class Container {
 
   /** The process-wide container (the seed's `Container::getInstance()`). */
   static getInstance(): Container {
-    Container.shared ??= registerDatabase(new Container())
+    if (!Container.shared) {
+      Container.shared = new Container()
+      for (const provide of Container.providers) provide(Container.shared)
+    }
     return Container.shared
+  }
+
+  /**
+   * Registers services on the process-wide container, now and whenever it is created anew: how a part
+   * of fw-runtime (the database layer's `db`) adds its service without the core knowing it.
+   */
+  static provide(provider: (container: Container) => void): void {
+    Container.providers.push(provider)
+    if (Container.shared) provider(Container.shared)
   }
 
   /** Replaces the process-wide container (or drops it, with no argument): for tests. */

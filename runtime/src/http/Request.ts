@@ -38,16 +38,45 @@ function parseSearchParams(search: string): Record<string, string | string[]> {
   return result
 }
 
+/** A value by key or `a.b` path, from the object's own keys only: `constructor` or `toString` is never input. */
 function lookup(source: unknown, path: string): unknown {
   if (!isPlainObject(source)) return undefined
-  if (path in source) return source[path]
+  if (Object.hasOwn(source, path)) return source[path]
   if (!path.includes('.')) return undefined
   let current: unknown = source
   for (const part of path.split('.')) {
-    if (!isPlainObject(current) && !Array.isArray(current)) return undefined
+    if ((!isPlainObject(current) && !Array.isArray(current)) || !Object.hasOwn(current, part)) return undefined
     current = (current as Record<string, unknown>)[part]
   }
   return current
+}
+
+/** What the router matched, as a request sees it (the router's RouteDefinition). */
+export interface MatchedRoute {
+  /** The pattern as registered, e.g. `/users/{id}`. */
+  readonly pattern: string
+  /** The route's full name, e.g. `users.show`, if it has one. */
+  readonly routeName: string | undefined
+  /** `GET /users/{id}` */
+  toString(): string
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>)
+
+/**
+ * The path of a request target: origin-form as it is; absolute-form (`http://host/users/1`, which
+ * RFC 9112 says a server MUST accept) without its scheme and authority. The fragment, which a client
+ * should never send, is dropped, so that every server sees `/users/1` for `/users/1#frag`.
+ */
+function targetOf(url: string): string {
+  let target = url
+  if (url.charCodeAt(0) !== 47 /* / */ && /^https?:\/\//i.test(url)) {
+    const pathAt = url.indexOf('/', url.indexOf('//') + 2)
+    const queryAt = url.indexOf('?')
+    target = pathAt === -1 || (queryAt !== -1 && queryAt < pathAt) ? `/${queryAt === -1 ? '' : url.slice(queryAt)}` : url.slice(pathAt)
+  }
+  const hashAt = target.indexOf('#')
+  return hashAt === -1 ? target : target.slice(0, hashAt)
 }
 
 /**
@@ -65,8 +94,10 @@ function lookup(source: unknown, path: string): unknown {
 export class Request {
   /** Node's request object, for what the accessors do not cover. */
   readonly raw: IncomingMessage
-  /** Route parameters by name, filled in by the router. */
-  params: Record<string, string> = {}
+  /** Route parameters by name, filled in by the router (an object without a prototype). */
+  params: Record<string, string> = NO_PARAMS
+  /** The route the router matched, set before any middleware runs. */
+  matched: MatchedRoute | undefined = undefined
   /** The signed-in user, set by an authentication middleware. */
   user: unknown = undefined
   /** Set when the body could not be read (413, 400): the router answers with it before any handler runs. */
@@ -88,7 +119,7 @@ export class Request {
     // Node's parser already gives the method in upper case; only a hand-built message may not.
     const method = raw.method ?? 'GET'
     this.requestMethod = method === 'GET' || method === 'POST' ? method : method.toUpperCase()
-    const url = raw.url ?? '/'
+    const url = targetOf(raw.url ?? '/')
     const queryAt = url.indexOf('?')
     this.path = queryAt === -1 ? url : url.slice(0, queryAt)
     this.search = queryAt === -1 ? '' : url.slice(queryAt + 1)
@@ -111,14 +142,16 @@ export class Request {
   private readBody(limit: number): Promise<void> {
     const declared = Number(this.raw.headers['content-length'])
     if (declared > limit) {
+      // Declared too large: answered at once, without reading a byte of it.
       this.bodyError = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
       return Promise.resolve()
     }
     return new Promise((resolve) => {
       const chunks: Buffer[] = []
       let size = 0
+      const detach = () => this.raw.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError)
       const finish = (error: HttpError | null) => {
-        this.raw.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError)
+        detach()
         if (error) {
           this.bodyError = error
           this.raw.pause()
@@ -134,13 +167,39 @@ export class Request {
       }
       const onData = (chunk: Buffer) => {
         size += chunk.length
-        if (size > limit) finish(new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } }))
-        else chunks.push(chunk)
+        if (size <= limit) {
+          chunks.push(chunk)
+          return
+        }
+        detach()
+        chunks.length = 0
+        this.drain(() => resolve())
       }
       const onEnd = () => finish(null)
       const onError = () => finish(new HttpError(400, 'Request body could not be read', { headers: { Connection: 'close' } }))
       this.raw.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError)
     })
+  }
+
+  /**
+   * Reads the rest of a body that is over the limit and throws it away, then answers 413. Closing the
+   * connection while the client is still sending would reset it, and the client would never see the 413
+   * (as express does, through finalhandler). The server's request timeout bounds how long this may take.
+   */
+  private drain(done: () => void): void {
+    this.bodyError = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
+    const raw = this.raw
+    if (raw.readableEnded || raw.destroyed) {
+      done()
+      return
+    }
+    const finish = () => {
+      raw.off('end', finish).off('error', finish).off('close', finish)
+      done()
+    }
+    // Flowing with no 'data' listener: what arrives is read and dropped.
+    raw.on('end', finish).on('error', finish).on('close', finish)
+    raw.resume()
   }
 
   private async parseBody(): Promise<void> {
@@ -166,7 +225,8 @@ export class Request {
   /** All input: the query merged with the body's fields (the body wins on a clash). */
   all(): Input {
     const body = this.parsedBody
-    return isPlainObject(body) ? { ...this.query(), ...body } : { ...this.query() }
+    const input: Input = Object.assign(Object.create(null), this.query())
+    return isPlainObject(body) ? Object.assign(input, body) : input
   }
 
   /**
@@ -176,7 +236,8 @@ export class Request {
   input<T = unknown>(name: string, defaultValue?: T): T {
     const fromBody = lookup(this.parsedBody, name)
     if (fromBody !== undefined) return fromBody as T
-    const fromQuery = this.query()[name]
+    const query = this.query()
+    const fromQuery = Object.hasOwn(query, name) ? query[name] : undefined
     return (fromQuery !== undefined ? fromQuery : defaultValue) as T
   }
 
@@ -211,7 +272,8 @@ export class Request {
 
   /** A query-string value by key, or the default (null unless given) when absent. */
   get(key: string, defaultValue: string | null = null): string | null {
-    const value = this.query()[key]
+    const query = this.query()
+    const value = Object.hasOwn(query, key) ? query[key] : undefined
     if (value === undefined) return defaultValue
     return Array.isArray(value) ? (value[value.length - 1] ?? defaultValue) : value
   }
@@ -251,7 +313,24 @@ export class Request {
 
   /** A route parameter by name: for `/users/{id}`, `request.param('id')`. */
   param(name: string): string | undefined {
-    return this.params[name]
+    return Object.hasOwn(this.params, name) ? this.params[name] : undefined
+  }
+
+  /**
+   * The route that matched this request (its `pattern`, its `routeName`), for middleware, logs and
+   * metrics; undefined when none did (a 404).
+   *
+   * @example
+   * ```ts
+   * const timing: Middleware = async (request, next) => {
+   *   const response = await next()
+   *   metrics.observe(request.route()?.routeName ?? 'unmatched')
+   *   return response
+   * }
+   * ```
+   */
+  route(): MatchedRoute | undefined {
+    return this.matched
   }
 
   /** The parsed body: an object for JSON and forms, undefined for an empty or unparsed body. */

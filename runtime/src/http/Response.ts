@@ -7,14 +7,19 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 interface Header {
   readonly name: string
+  /** The name in lower case, for lookups that ignore case as HTTP does. */
+  readonly key: string
   readonly value: string
 }
 
+const JSON_CONTENT_TYPE: Header = { name: 'Content-Type', key: 'content-type', value: 'application/json' }
+
 /**
- * The headers of every `Response.json`, checked once here and shared by those responses until one of
- * them sets or removes a header (copy on write): most responses are JSON and never touch their headers.
+ * The header list of every `Response.json`, checked once here and shared by those responses: most
+ * responses are JSON and never touch their headers. One that sets a header gets its own list holding
+ * the same Content-Type entry, not a copy of a map.
  */
-const JSON_HEADERS: ReadonlyMap<string, Header> = new Map([['content-type', { name: 'Content-Type', value: 'application/json' }]])
+const JSON_HEADERS: readonly Header[] = Object.freeze([JSON_CONTENT_TYPE])
 
 const NO_COOKIES: readonly string[] = []
 
@@ -53,11 +58,16 @@ function contentToString(content: ResponseContent): string {
 }
 
 /** Headers as the flat `[name, value, …]` list that writeHead takes; the shared JSON headers need no walk. */
-function headList(headers: ReadonlyMap<string, Header>): (string | string[])[] {
+function headList(headers: readonly Header[]): (string | string[])[] {
   if (headers === JSON_HEADERS) return ['Content-Type', 'application/json']
   const head: (string | string[])[] = []
-  for (const { name, value } of headers.values()) head.push(name, value)
+  for (let i = 0; i < headers.length; i++) head.push(headers[i]!.name, headers[i]!.value)
   return head
+}
+
+function indexOf(headers: readonly Header[], key: string): number {
+  for (let i = 0; i < headers.length; i++) if (headers[i]!.key === key) return i
+  return -1
 }
 
 /** RFC 5987 encoding for a non-ASCII download file name. */
@@ -78,14 +88,14 @@ function encodeFilename(filename: string): string {
 export class Response {
   protected content: string
   protected statusCode: number
-  /** Header names by their lower-case form, so that lookups ignore case as HTTP does. */
-  private headers: ReadonlyMap<string, Header>
+  /** The headers in the order set; a few, so a scan finds one faster than a map would. */
+  private headers: readonly Header[]
   private cookies: string[] | null = null
 
   constructor(content: ResponseContent = '', statusCode = 200, headers?: Record<string, string>) {
     this.content = contentToString(content)
     this.statusCode = statusCode
-    this.headers = new Map()
+    this.headers = []
     if (headers) for (const key of Object.keys(headers)) this.setHeader(key, headers[key]!)
   }
 
@@ -141,36 +151,41 @@ export class Response {
   /** Sets a header and returns this response, so calls chain. Throws a TypeError for CR/LF or a non-string value. */
   setHeader(key: string, value: string): this {
     assertHeader(key, value)
-    this.ownHeaders().set(key.toLowerCase(), { name: key, value })
+    const header = { name: key, key: key.toLowerCase(), value }
+    const headers = this.ownHeaders()
+    const at = indexOf(headers, header.key)
+    if (at === -1) headers.push(header)
+    else headers[at] = header
     return this
   }
 
   /** The header's value (the name is case-insensitive), or the default when it is not set. */
   getHeader(key: string, defaultValue: string | null = null): string | null {
-    return this.headers.get(key.toLowerCase())?.value ?? defaultValue
+    const at = indexOf(this.headers, key.toLowerCase())
+    return at === -1 ? defaultValue : this.headers[at]!.value
   }
 
   /** All headers, by the names they were set with. */
   getHeaders(): Record<string, string> {
     const result: Record<string, string> = {}
-    for (const { name, value } of this.headers.values()) result[name] = value
+    for (const { name, value } of this.headers) result[name] = value
     return result
   }
 
   hasHeader(key: string): boolean {
-    return this.headers.has(key.toLowerCase())
+    return indexOf(this.headers, key.toLowerCase()) !== -1
   }
 
   removeHeader(key: string): this {
-    const name = key.toLowerCase()
-    if (this.headers.has(name)) this.ownHeaders().delete(name)
+    const at = indexOf(this.headers, key.toLowerCase())
+    if (at !== -1) this.ownHeaders().splice(at, 1)
     return this
   }
 
-  /** The headers as a map this response may change: a shared one is copied first. */
-  private ownHeaders(): Map<string, Header> {
-    if (this.headers === JSON_HEADERS) this.headers = new Map(JSON_HEADERS)
-    return this.headers as Map<string, Header>
+  /** The header list this response may change: in place of the shared JSON list, a new one with its entry. */
+  private ownHeaders(): Header[] {
+    if (this.headers === JSON_HEADERS) this.headers = [JSON_CONTENT_TYPE]
+    return this.headers as Header[]
   }
 
   getStatusCode(): number {

@@ -5,28 +5,26 @@ import { styleText } from 'node:util'
 export type LogFields = Record<string, unknown>
 
 /**
- * Where the framework writes what it has to say: one line per request (when asked for) and every error.
- * In production, JSON lines for a log collector (pino); in development, short coloured lines for a person.
+ * Where the framework writes what it has to say: every error, and one line per request when asked for.
+ * `console` is one; `createLogger()` gives JSON lines (pino) in production and short coloured lines otherwise.
  *
  * @example
  * ```ts
- * const logger = createLogger()
- * logger.info({ userId: 7 }, 'signed in')
+ * const router = new Router(container, { logger: createLogger() })
  * ```
  */
 export interface Logger {
-  info(fields: LogFields, message: string): void
-  error(fields: LogFields, message: string): void
+  /** A failure: the message says what and where; the error (and any detail) follows. */
+  error(message: string, ...details: unknown[]): void
+  /** Information such as a request line (see `LOG_REQUESTS`); a logger without it logs errors only. */
+  info?(message: string, fields: LogFields): void
 }
 
 /** Production (`NODE_ENV` or `APP_ENV` = production) or `LOG_FORMAT=json` logs JSON; anything else pretty lines. */
 export function createLogger(): Logger {
-  const json = process.env.LOG_FORMAT === 'json' || (process.env.LOG_FORMAT !== 'pretty' && isProduction())
+  const production = process.env.NODE_ENV === 'production' || process.env.APP_ENV === 'production'
+  const json = process.env.LOG_FORMAT === 'json' || (process.env.LOG_FORMAT !== 'pretty' && production)
   return json ? jsonLogger() : prettyLogger()
-}
-
-function isProduction(): boolean {
-  return process.env.NODE_ENV === 'production' || process.env.APP_ENV === 'production'
 }
 
 /** pino, loaded only when JSON logs are wanted: a development server never pays for it. */
@@ -35,26 +33,31 @@ function jsonLogger(): Logger {
   const pino = require('pino') as typeof import('pino')
   const logger = pino.pino({ base: { pid: process.pid }, serializers: { error: pino.stdSerializers.err } })
   return {
-    info: (fields, message) => logger.info(fields, message),
-    error: (fields, message) => logger.error(fields, message),
+    info: (message, fields) => logger.info(fields, message),
+    error: (message, ...details) => {
+      const [first] = details
+      logger.error(first instanceof Error ? { error: first } : details.length > 0 ? { details } : {}, message)
+    },
   }
 }
 
-const STATUS_COLOR = (status: number) => (status >= 500 ? 'red' : status >= 400 ? 'yellow' : status >= 300 ? 'cyan' : 'green')
+function statusColor(status: number): 'red' | 'yellow' | 'cyan' | 'green' {
+  return status >= 500 ? 'red' : status >= 400 ? 'yellow' : status >= 300 ? 'cyan' : 'green'
+}
 
 function prettyLogger(): Logger {
   return {
-    info(fields, message) {
+    info(message, fields) {
       if (typeof fields.status === 'number' && typeof fields.method === 'string') {
         const { method, path, status, ms } = fields as { method: string; path: string; status: number; ms: number }
-        console.log(`${styleText('dim', time())} ${styleText('bold', method)} ${path} ${styleText(STATUS_COLOR(status), String(status))} ${styleText('dim', `${ms.toFixed(1)} ms`)}`)
+        console.log(`${styleText('dim', time())} ${styleText('bold', method)} ${path} ${styleText(statusColor(status), String(status))} ${styleText('dim', `${ms.toFixed(1)} ms`)}`)
         return
       }
-      console.log(`${styleText('dim', time())} ${message}`, Object.keys(fields).length > 0 ? fields : '')
+      console.log(`${styleText('dim', time())} ${message}`, fields)
     },
-    error(fields, message) {
+    error(message, ...details) {
       // The message says what and where; the error (with its stack) follows, for a person to read.
-      console.error(`${styleText('red', time())} ${message}`, ...(fields.error === undefined ? [] : [fields.error]))
+      console.error(`${styleText('red', time())} ${message}`, ...details)
     },
   }
 }

@@ -1,25 +1,56 @@
-import type { GroupOptions, Router } from './Router.js'
-import type { RouteDefinition, RouteHandler } from './RouteDefinition.js'
+import type { ResourceOptions } from './resourceActions.js'
+import type { GroupOptions, RouteDefinition, RouteHandler } from './RouteDefinition.js'
 
-let current: Router | undefined
-/** The router that loaded a routes file last: the application's, once it has started. */
-let loaded: Router | undefined
+/** What the facade needs of a router: its registration methods. */
+interface RouteRegistrar {
+  get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  post<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  put<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  patch<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  delete<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  options<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  any<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
+  match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition
+  resource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[]
+  apiResource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[]
+  fallback<T>(handler: RouteHandler<T>): RouteDefinition
+  group(options: GroupOptions, routes: () => void): void
+  getRoutes(): readonly RouteDefinition[]
+}
 
-function router(call: string): Router {
-  if (!current) {
+/** The application's router, bound once by its first `loadRoutesFromFile`. */
+let application: RouteRegistrar | undefined
+
+/**
+ * Binds the facade to the application's router; `router.loadRoutesFromFile` does it. A process has one
+ * application: a second router cannot take the facade over (its route files, already imported, would
+ * not run again), so that is an error that says so.
+ */
+export function bindRoute(router: RouteRegistrar): void {
+  if (application !== undefined && application !== router) {
+    throw new Error(
+      'The Route facade is bound to the application\'s router already: a process loads its routes files once, into one router. Register on another router with router.get(...) and the like',
+    )
+  }
+  application = router
+}
+
+function router(call: string): RouteRegistrar {
+  if (!application) {
     throw new Error(`Route.${call}() was called outside router.loadRoutesFromFile(); routes belong in routes/web.ts`)
   }
-  return current
+  return application
 }
 
 /**
- * The route registration facade used in `routes/web.ts`. Each call registers on the router that is
- * loading the file (see `router.loadRoutesFromFile`).
+ * The route registration facade used in `routes/*.ts`, bound to the application's router (the one
+ * that loads `routes/web.ts`). A routes file may import another: `import './auth.js'`.
  *
  * @example
  * ```ts
  * Route.get('/', () => Response.json({ status: 'running' }))
- * Route.get('/users/{id}', [UserController, 'show']).name('users.show')
+ * Route.get('/users/{id}', [UserController, 'show']).name('users.show').whereNumber('id')
+ * Route.resource('photos', PhotoController)
  * Route.group({ prefix: '/api', middleware: 'auth' }, () => {
  *   Route.post('/tasks', [TaskController, 'store'])
  * })
@@ -50,12 +81,24 @@ export const Route = {
   match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
     return router('match').match(methods, pattern, handler)
   },
+  /** Laravel's resource routes: `Route.resource('photos', PhotoController)` (see `router.resource`). */
+  resource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[] {
+    return router('resource').resource(name, Controller, options)
+  },
+  /** Resource routes without `create` and `edit`. */
+  apiResource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[] {
+    return router('apiResource').apiResource(name, Controller, options)
+  },
+  /** What answers a path that no route matches, instead of the 404. */
+  fallback<T>(handler: RouteHandler<T>): RouteDefinition {
+    return router('fallback').fallback(handler)
+  },
   group(options: GroupOptions, routes: () => void): void {
     router('group').group(options, routes)
   },
   /**
-   * The application's routes, at any time (not only while routes/web.ts loads): those of the router
-   * loading a routes file now, or else of the last one that loaded one. Empty before any has.
+   * The application's routes, at any time (not only while routes/web.ts loads). Empty before a
+   * router has loaded routes.
    *
    * @example
    * ```ts
@@ -63,15 +106,6 @@ export const Route = {
    * ```
    */
   getRoutes(): readonly RouteDefinition[] {
-    return (current ?? loaded)?.getRoutes() ?? []
-  },
-  /** The router that routes files register on now (set by `loadRoutesFromFile`), or undefined. */
-  current(): Router | undefined {
-    return current
-  },
-  /** Points the facade at a router; `loadRoutesFromFile` does this around the import. */
-  setRouter(target: Router | undefined): void {
-    current = target
-    if (target) loaded = target
+    return application?.getRoutes() ?? []
   },
 }

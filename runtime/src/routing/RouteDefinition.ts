@@ -31,9 +31,25 @@ export type Middleware = (request: Request, next: Next) => HandlerResult | Promi
 /** A middleware function, or the name it was registered under with `router.aliasMiddleware`. */
 export type MiddlewareReference = Middleware | string
 
-/** The registry a route reports its name to, so that URLs can be generated from it. */
+/** The router a route belongs to: it learns the route's name, and refuses changes once it is frozen. */
 export interface RouteNames {
   nameRoute(name: string, route: RouteDefinition): void
+  assertOpen(change: string): void
+}
+
+/** A path prefix for every route in a group, middleware, and a name prefix. */
+export interface GroupOptions {
+  /** A path prefix for every route in the group, e.g. `/api`. */
+  prefix?: string
+  middleware?: MiddlewareReference | MiddlewareReference[]
+  /** A prefix for route names in the group, e.g. `admin.`. */
+  as?: string
+}
+
+/** A parameter's constraint, by its place in the path. */
+interface Constraint {
+  readonly index: number
+  readonly pattern: RegExp
 }
 
 /**
@@ -53,6 +69,12 @@ export class RouteDefinition {
   readonly paramNames: readonly string[]
   readonly middlewareList: MiddlewareReference[]
   routeName: string | undefined
+  /** The `as` prefixes of the groups around the route, put before its name. */
+  namePrefix = ''
+  /** The constraints of `where`, checked when the path matches; null when there are none. */
+  constraints: Constraint[] | null = null
+  /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
+  pipeline: ((request: Request, values: readonly string[]) => Response | Promise<Response>) | undefined = undefined
 
   private readonly names: RouteNames
 
@@ -74,15 +96,57 @@ export class RouteDefinition {
 
   /** Adds middleware that runs for this route only, after global and group middleware. */
   middleware(...middleware: MiddlewareReference[]): this {
+    this.names.assertOpen(`middleware on ${this}`)
     this.middlewareList.push(...middleware)
+    this.pipeline = undefined
     return this
   }
 
-  /** Names the route, for `router.url(name, params)`. */
+  /** Names the route, for `router.url(name, params)` and `request.route()`; a name already taken throws. */
   name(name: string): this {
-    this.routeName = name
     this.names.nameRoute(name, this)
+    this.routeName = this.namePrefix + name
     return this
+  }
+
+  /**
+   * Matches only when the parameter's whole value matches the pattern; otherwise the path is not found (404).
+   *
+   * @example
+   * ```ts
+   * Route.get('/users/{id}', [UserController, 'show']).where('id', /\d+/)
+   * ```
+   */
+  where(parameter: string, pattern: RegExp | string): this {
+    this.names.assertOpen(`a constraint on ${this}`)
+    const index = this.paramNames.indexOf(parameter)
+    if (index === -1) throw new Error(`Route "${this.pattern}" has no parameter {${parameter}} to constrain`)
+    const source = typeof pattern === 'string' ? pattern : pattern.source
+    const flags = typeof pattern === 'string' ? '' : pattern.flags.replace(/[gy]/g, '')
+    const constraint = { index, pattern: new RegExp(`^(?:${source})$`, flags) }
+    this.constraints = [...(this.constraints ?? []).filter((existing) => existing.index !== index), constraint]
+    return this
+  }
+
+  /** `where(parameter, /\d+/)`: digits only. */
+  whereNumber(...parameters: string[]): this {
+    for (const parameter of parameters) this.where(parameter, /\d+/)
+    return this
+  }
+
+  /** `where(parameter, /[A-Za-z]+/)`: letters only. */
+  whereAlpha(...parameters: string[]): this {
+    for (const parameter of parameters) this.where(parameter, /[A-Za-z]+/)
+    return this
+  }
+
+  /** Whether the parameter values meet every constraint. */
+  accepts(values: readonly string[]): boolean {
+    for (const { index, pattern } of this.constraints!) {
+      const value = values[index]
+      if (value !== undefined && !pattern.test(value)) return false
+    }
+    return true
   }
 
   /** A readable description of the handler, e.g. `UserController@show` or `Closure`. */

@@ -18,17 +18,19 @@ interface Node {
   /** The same static children as a list, compared in place while there are few of them. */
   readonly childList: { readonly segment: string; readonly node: Node }[]
   param: Node | null
+  /** A catch-all `{path*}`: the rest of the path, one segment or more. */
+  rest: Node | null
   endpoint: Endpoint | null
 }
 
 /** Up to this many static children are compared in place; past it, one map lookup of the segment is cheaper. */
 const SCAN_LIMIT = 8
 
-const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/
+const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)(\*)?\}$/
 const NO_VALUES: string[] = []
 
 function createNode(): Node {
-  return { children: new Map(), childList: [], param: null, endpoint: null }
+  return { children: new Map(), childList: [], param: null, rest: null, endpoint: null }
 }
 
 function addTo(endpoint: Endpoint, method: string, route: RouteDefinition): void {
@@ -76,7 +78,10 @@ export class RouteTree {
     }
     let node = this.root
     for (const segment of path.split('/').slice(1)) {
-      if (segment.includes('{')) {
+      if (segment.endsWith('*}')) {
+        node.rest ??= createNode()
+        node = node.rest
+      } else if (segment.includes('{')) {
         node.param ??= createNode()
         node = node.param
       } else {
@@ -95,9 +100,10 @@ export class RouteTree {
   /** The endpoint for a path and the parameter values, or null. Throws HttpError 400 on bad percent-encoding. */
   find(rawPath: string, method: string): RouteMatch | null {
     const path = normalizePath(rawPath)
-    // A percent-encoded path is decoded once, segment by segment, so that `%2F` stays inside its segment.
+    // A percent-encoded path is decoded once, segment by segment. One rule for `%2F`: it is never a
+    // separator. Inside a parameter it stays in the value; a static path cannot match it.
     const decoded = path.includes('%') ? path.split('/').map(decodeSegment) : null
-    const endpoint = this.statics.get(decoded ? decoded.join('/') : path)
+    const endpoint = decoded ? staticOf(this.statics, decoded) : this.statics.get(path)
     if (endpoint && (endpoint.routes.has(method) || (method === 'HEAD' && endpoint.routes.has('GET')))) {
       return { endpoint, values: NO_VALUES }
     }
@@ -119,6 +125,7 @@ export class RouteTree {
         throw new Error(`Route "${pattern}": a parameter must be a whole path segment like {id}, got "${segment}"`)
       }
       if (names.includes(match[1]!)) throw new Error(`Route "${pattern}": parameter {${match[1]}} appears twice`)
+      if (match[2] && !pattern.endsWith(segment)) throw new Error(`Route "${pattern}": a catch-all {${match[1]}*} must be the last segment`)
       names.push(match[1]!)
     }
     return names
@@ -146,7 +153,17 @@ function walk(node: Node, path: string, start: number, decoded: readonly string[
     if (found) return found
     values.pop()
   }
+  if (node.rest && end > start && node.rest.endpoint) {
+    values.push(decoded ? decoded.slice(index).join('/') : path.slice(start))
+    return node.rest.endpoint
+  }
   return null
+}
+
+/** The static endpoint of a decoded path; none when a segment holds a decoded `/`. */
+function staticOf(statics: Map<string, Endpoint>, decoded: readonly string[]): Endpoint | undefined {
+  for (const segment of decoded) if (segment.includes('/')) return undefined
+  return statics.get(decoded.join('/'))
 }
 
 function staticChild(node: Node, path: string, start: number, end: number): Node | undefined {

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { Container } from '../container/Container.js'
-import { debugPage, errorPage } from '../http/errorPage.js'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
@@ -10,67 +7,57 @@ import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
-import { Route } from './Route.js'
+import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
+import { isProduction, renderError, type ErrorHandler } from './renderError.js'
+import { resourceActions, type ResourceOptions } from './resourceActions.js'
+import { resolveRoutesFile } from './resolveRoutesFile.js'
+import { bindRoute } from './Route.js'
 import {
   RouteDefinition,
-  type HandlerResult,
+  type GroupOptions,
   type Middleware,
   type MiddlewareReference,
   type RouteHandler,
 } from './RouteDefinition.js'
-import { RouteTree } from './RouteTree.js'
+import { RouteTree, type RouteMatch } from './RouteTree.js'
+import { routeUrl } from './routeUrl.js'
+
+export type { GroupOptions } from './RouteDefinition.js'
 
 export interface RouterOptions {
-  /** Put the error message and stack in 500 bodies. Defaults to `APP_DEBUG=true` in the environment. */
+  /**
+   * Put the error message and stack in 500 bodies. Defaults to `APP_DEBUG=true` in the environment;
+   * always off in production (`NODE_ENV` or `APP_ENV` = production).
+   */
   debug?: boolean
-  /** Where errors (always) and requests (with `LOG_REQUESTS=true`) are logged; JSON lines in production. */
+  /** Milliseconds a handler (with its middleware) has to answer before the client gets 503. Defaults to `HANDLER_TIMEOUT_MS`, else 30 000; 0 turns it off. */
+  handlerTimeout?: number
+  /** Where errors (always) and requests (with `LOG_REQUESTS=true`) are logged: JSON lines in production, short lines otherwise. */
   logger?: Logger
 }
-
-export interface GroupOptions {
-  /** A path prefix for every route in the group, e.g. `/api`. */
-  prefix?: string
-  middleware?: MiddlewareReference | MiddlewareReference[]
-  /** A prefix for route names in the group, e.g. `admin.`. */
-  as?: string
-}
-
-/**
- * One step of a request: the request, and the route's parameter values in path order (none outside a route).
- * A step that can answer at once returns the Response itself (no promise, no turn of the event loop);
- * it may also throw, which `dispatch` and the middleware layers turn into an error response.
- */
-type Pipeline = (request: Request, values: readonly string[]) => Response | Promise<Response>
 
 const NO_VALUES: readonly string[] = []
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 
-/** Every file loaded once, so that loading it again for another router re-runs its `Route.*` calls. */
-const loadedFiles = new Map<string, number>()
-/** Route files register on whichever router is loading: one load at a time. */
-let loading: Promise<unknown> = Promise.resolve()
-
-function isPlainResult(value: unknown): value is Record<string, unknown> | unknown[] {
-  if (Array.isArray(value)) return true
-  if (typeof value !== 'object' || value === null) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`
-  return `a ${typeof value}`
-}
+const DEFAULT_HANDLER_TIMEOUT = 30_000
 
 function joinPaths(parts: string[]): string {
   return `/${parts.map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`
 }
 
+function handlerTimeout(option: number | undefined): number {
+  const value = option ?? (process.env.HANDLER_TIMEOUT_MS ? Number(process.env.HANDLER_TIMEOUT_MS) : DEFAULT_HANDLER_TIMEOUT)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`Invalid handler timeout "${value}": use a number of milliseconds, 0 to turn it off`)
+  return value
+}
+
 /**
  * Holds the routes and answers requests: finds the route, runs its middleware and handler,
  * and turns every failure into the right error response.
+ *
+ * Routes are compiled once: `loadRoutesFromFile` resolves middleware aliases and builds every route's
+ * pipeline (a mistake fails there, at startup), and the first `dispatch` freezes the router.
  *
  * @example
  * ```ts
@@ -83,20 +70,28 @@ function joinPaths(parts: string[]): string {
 export class Router {
   readonly container: Container
   readonly debug: boolean
-  readonly logger: Logger
+  /** Milliseconds before a request that has not answered gets 503 (0: never). */
+  readonly handlerTimeout: number
 
+  private readonly logger: Logger
   private readonly tree = new RouteTree()
   private readonly definitions: RouteDefinition[] = []
   private readonly named = new Map<string, RouteDefinition>()
   private readonly globalMiddleware: MiddlewareReference[] = []
   private readonly aliases = new Map<string, Middleware>()
   private readonly groups: GroupOptions[] = []
-  private readonly pipelines = new Map<RouteDefinition, Pipeline>()
-  private appPipeline: Pipeline | undefined
+  private fallbackRoute: RouteDefinition | undefined
+  private errorHook: ErrorHandler | undefined
+  /** The global middleware, resolved; undefined until compiled. */
+  private globalLayers: Middleware[] | undefined
+  /** The fallback route, or a 404, inside the global middleware. */
+  private notFound: Pipeline | undefined
+  private frozen = false
 
   constructor(container: Container = Container.getInstance(), options: RouterOptions = {}) {
     this.container = container
-    this.debug = options.debug ?? process.env.APP_DEBUG === 'true'
+    this.debug = !isProduction() && (options.debug ?? process.env.APP_DEBUG === 'true')
+    this.handlerTimeout = handlerTimeout(options.handlerTimeout)
     this.logger = options.logger ?? createLogger()
     // Ready for any route to name: `.middleware('session', 'csrf')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
@@ -139,6 +134,46 @@ export class Router {
   }
 
   /**
+   * The routes of a resource controller, with Laravel's action names: index, create, store, show,
+   * edit, update (PUT and PATCH) and destroy, named `photos.index` and so on. Every action must
+   * exist on the controller; `only`/`except` choose.
+   *
+   * @example
+   * ```ts
+   * router.resource('photos', PhotoController) // GET /photos, GET /photos/{photo}/edit, …
+   * ```
+   */
+  resource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
+    return resourceActions(name, options, false).map(({ methods, path, action, routeName }) =>
+      this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName),
+    )
+  }
+
+  /** `resource` without the HTML forms' `create` and `edit`. */
+  apiResource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
+    return resourceActions(name, options, true).map(({ methods, path, action, routeName }) =>
+      this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName),
+    )
+  }
+
+  /**
+   * What answers a path that no route matches, instead of the 404 (any method). It runs inside the
+   * global middleware.
+   *
+   * @example
+   * ```ts
+   * router.fallback(() => Response.html(notFoundPage, 404))
+   * ```
+   */
+  fallback<T>(handler: RouteHandler<T>): RouteDefinition {
+    this.assertOpen('a fallback route')
+    checkHandler('fallback', handler as RouteHandler)
+    this.fallbackRoute = new RouteDefinition(['ANY'], '{fallback}', handler as RouteHandler, [], [], this)
+    this.globalLayers = undefined
+    return this.fallbackRoute
+  }
+
+  /**
    * Routes that share a path prefix, middleware or a name prefix. Groups nest.
    *
    * @example
@@ -159,16 +194,34 @@ export class Router {
 
   /** Adds middleware that runs for every request, in the order added, around route middleware. */
   use(...middleware: MiddlewareReference[]): this {
+    this.assertOpen('global middleware')
     this.globalMiddleware.push(...middleware)
-    this.appPipeline = undefined
+    this.invalidate()
     return this
   }
 
   /** Names a middleware so that routes can refer to it by a string: `.middleware('auth')`. */
   aliasMiddleware(name: string, middleware: Middleware): this {
+    this.assertOpen(`the middleware alias "${name}"`)
     this.aliases.set(name, middleware)
-    this.appPipeline = undefined
-    this.pipelines.clear()
+    this.invalidate()
+    return this
+  }
+
+  /**
+   * The application's error hook: it sees every failure (HttpErrors included) and returns the Response
+   * to send, or undefined for the default: `{"error": message}` with the HttpError's status, else a
+   * logged 500 (with the stack only when `debug` is on, never in production).
+   *
+   * @example
+   * ```ts
+   * router.onError((error, request) => {
+   *   if (error instanceof PaymentDeclined) return Response.error(error.message, 402)
+   * })
+   * ```
+   */
+  onError(handler: ErrorHandler): this {
+    this.errorHook = handler
     return this
   }
 
@@ -184,6 +237,7 @@ export class Router {
 
   /**
    * The path of a named route, with its parameters filled in; other values go into the query string.
+   * Every part is percent-encoded, so the result can go into a `Location` header as it is.
    *
    * @example
    * ```ts
@@ -193,37 +247,23 @@ export class Router {
   url(name: string, params: Record<string, string | number> = {}): string {
     const route = this.named.get(name)
     if (!route) throw new Error(`No route is named "${name}"`)
-    const rest = new URLSearchParams()
-    for (const [key, value] of Object.entries(params)) {
-      if (!route.paramNames.includes(key)) rest.append(key, String(value))
-    }
-    const path = route.pattern.replace(/\{([A-Za-z_][A-Za-z0-9_]*)(\?)?\}/g, (_, key: string, optional?: string) => {
-      const value = params[key]
-      if (value === undefined) {
-        if (optional) return ''
-        throw new Error(`Route "${name}" needs the parameter "${key}"`)
-      }
-      return encodeURIComponent(String(value))
-    })
-    const query = rest.toString()
-    const cleanPath = path.length > 1 ? path.replace(/\/+$/, '') : path
-    return query ? `${cleanPath}?${query}` : cleanPath
+    return routeUrl(route, params)
   }
 
   /**
-   * Imports a routes file whose `Route.*` calls register on this router. A `.ts` path falls back to
-   * the compiled `.js` beside it (and the other way round), so one call serves development and production.
+   * Imports a routes file whose `Route.*` calls register on this router (the application's: the
+   * `Route` facade is bound to the first router that loads routes), then compiles the routes, so that
+   * an unknown middleware alias fails here, at startup. A `.ts` path falls back to the compiled `.js`
+   * beside it (and the other way round). A routes file may import others (`import './auth.js'`).
    */
   async loadRoutesFromFile(path: string | URL): Promise<void> {
     const file = resolveRoutesFile(path)
-    const count = loadedFiles.get(file) ?? 0
-    loadedFiles.set(file, count + 1)
-    await this.loadRoutes(() => import(pathToFileURL(file).href + (count > 0 ? `?router=${count}` : '')))
+    await this.loadRoutes(() => import(pathToFileURL(file).href))
   }
 
   /**
-   * Runs an import (or any loader) whose `Route.*` calls register on this router: for code that imports the
-   * routes itself, such as a test that vitest transforms.
+   * Runs an import (or any loader) whose `Route.*` calls register on this router, then compiles the routes:
+   * for code that imports the routes itself, such as a test that vitest transforms.
    *
    * @example
    * ```ts
@@ -231,68 +271,173 @@ export class Router {
    * ```
    */
   async loadRoutes(load: () => Promise<unknown>): Promise<void> {
-    const run = loading.then(async () => {
-      Route.setRouter(this)
-      try {
-        await load()
-      } finally {
-        Route.setRouter(undefined)
-      }
-    })
-    loading = run.catch(() => undefined)
-    await run
+    bindRoute(this)
+    await load()
+    this.compile()
   }
 
   /**
-   * Answers a request. Always resolves to a Response and never throws: no route is a 404, a wrong
-   * method a 405 with `Allow`, an HttpError its own status, anything else a 500.
+   * Compiles what is not compiled yet (middleware aliases resolved, every route's pipeline built) and
+   * freezes the router: a route, middleware or alias added afterwards throws. `dispatch` calls it
+   * on the first request; calling it before serving moves every mistake to startup.
+   */
+  commit(): this {
+    this.compile()
+    this.frozen = true
+    return this
+  }
+
+  /**
+   * Answers a request, and _never_ throws: the body's error (413, 400) first; then the route's
+   * pipeline (global, group and route middleware around the handler) for a path that matches;
+   * else 404, 405 with `Allow`, or 204 for OPTIONS, through the global middleware. Any failure
+   * goes to the error hook; a request that has not answered after `handlerTimeout` gets 503.
    */
   dispatch(request: Request): Promise<Response> {
-    return this.answer(this.application, request, NO_VALUES)
-  }
-
-  /** The whole application as one step: the body's error if reading it failed, else global middleware around the router. */
-  private readonly application: Pipeline = (request, values) => {
-    if (request.bodyError) throw request.bodyError
-    this.appPipeline ??= this.buildAppPipeline()
-    return this.appPipeline(request, values)
-  }
-
-  /** Runs a step and resolves to its Response, or to the error response for whatever it threw or rejected with. */
-  private answer(step: Pipeline, request: Request, values: readonly string[]): Promise<Response> {
     let result: Response | Promise<Response>
     try {
-      result = step(request, values)
+      if (!this.frozen) this.commit()
+      if (request.bodyError) throw request.bodyError
+      const method = request.method()
+      let match: RouteMatch | null
+      try {
+        match = this.tree.find(request.uri(), method)
+      } catch (error) {
+        // A malformed path (400) still goes through the global middleware, as a 404 does.
+        return this.answer(this.throughGlobal(request, () => Promise.reject(error)), request)
+      }
+      const route = match && this.routeFor(match, method)
+      if (!route) {
+        result = this.unmatched(request, match)
+      } else {
+        request.matched = route
+        request.params = paramsOf(route, match!.values)
+        // Most handlers answer synchronously: their Response skips the promise and the timer below.
+        result = route.pipeline!(request, match!.values)
+      }
     } catch (error) {
       return Promise.resolve(this.renderError(error, request))
     }
-    if (result instanceof Response) return Promise.resolve(result)
-    return result.then(undefined, (error: unknown) => this.renderError(error, request))
+    return this.answer(result, request)
   }
 
-  /** Matches the request to a route and runs the route's pipeline: the innermost step of every request. */
-  private route(request: Request): Response | Promise<Response> {
+  private answer(result: Response | Promise<Response>, request: Request): Promise<Response> {
+    if (result instanceof Response) return Promise.resolve(result)
+    return this.awaitAnswer(result, request)
+  }
+
+  /** The route for the method at a matched path, if its constraints accept the values. */
+  private routeFor(match: RouteMatch, method: string): RouteDefinition | undefined {
+    const routes = match.endpoint.routes
+    const route = routes.get(method) ?? (method === 'HEAD' ? routes.get('GET') : undefined)
+    if (route?.constraints && !route.accepts(match.values)) return undefined
+    return route
+  }
+
+  /** Waits for an asynchronous answer, rendering a rejection, and answers 503 when `handlerTimeout` passes first. */
+  private awaitAnswer(result: Promise<Response>, request: Request): Promise<Response> {
+    const render = (error: unknown) => this.renderError(error, request)
+    if (this.handlerTimeout === 0) return result.then(undefined, render)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const route = request.route()
+        this.logger.error(
+          `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
+        )
+        resolve(this.renderError(new HttpError(503, 'Service Unavailable'), request))
+      }, this.handlerTimeout)
+      result.then(
+        (response) => {
+          clearTimeout(timer)
+          resolve(response)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          resolve(render(error))
+        },
+      )
+    })
+  }
+
+  /** The error hook's Response, else the default one. */
+  private renderError(error: unknown, request: Request): Response {
+    if (this.errorHook) {
+      try {
+        const response = this.errorHook(error, request)
+        if (response instanceof Response) return response
+      } catch (hookError) {
+        this.logger.error('[fw] the onError hook failed:', hookError)
+      }
+    }
+    return renderError(error, request, this.debug, this.logger)
+  }
+
+  private readonly render = (error: unknown, request: Request): Response => this.renderError(error, request)
+
+  /** Builds the pipelines that are missing. Throws on an unknown middleware alias, naming it. */
+  private compile(): void {
+    const global = this.globalMiddleware.map((reference) => this.resolveMiddleware(reference))
+    for (const route of this.definitions) {
+      if (route.pipeline) continue
+      const layers = [...global, ...route.middlewareList.map((reference) => this.resolveMiddleware(reference))]
+      route.pipeline = compose(layers, handlerStep(route, this.container), route, this.render)
+    }
+    if (this.globalLayers) return
+    this.globalLayers = global
+    const fallback = this.fallbackRoute
+    const notFound: Pipeline = fallback
+      ? handlerStep(fallback, this.container)
+      : () => {
+          throw new HttpError(404, 'Not Found')
+        }
+    this.notFound = compose(global, notFound, fallback ?? 'global middleware', this.render)
+  }
+
+  /**
+   * The answer when no route takes the request, through the global middleware: the fallback route or
+   * 404 for an unknown path (or values a constraint refused), 204 for OPTIONS, else 405 with `Allow`.
+   */
+  private unmatched(request: Request, match: RouteMatch | null): Response | Promise<Response> {
     const method = request.method()
-    const match = this.tree.find(request.uri(), method)
-    if (!match) throw new HttpError(404, 'Not Found')
-    const { endpoint, values } = match
-    const route = endpoint.routes.get(method) ?? (method === 'HEAD' ? endpoint.routes.get('GET') : undefined)
-    if (!route) {
-      if (method === 'OPTIONS') return new Response('', 204, { Allow: endpoint.allow })
-      throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: endpoint.allow } })
+    const routes = match?.endpoint.routes
+    if (!routes || routes.has(method) || (method === 'HEAD' && routes.has('GET'))) {
+      return this.notFound!(request, NO_VALUES)
     }
-    if (values.length > 0) {
-      const params: Record<string, string> = {}
-      for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
-      request.params = params
+    const allow = match.endpoint.allow
+    return this.throughGlobal(request, () => {
+      if (method === 'OPTIONS') return new Response('', 204, { Allow: allow })
+      throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } })
+    })
+  }
+
+  /** Runs one step inside the global middleware: for the rare answers that are not compiled ahead. */
+  private throughGlobal(request: Request, step: Pipeline): Response | Promise<Response> {
+    return compose(this.globalLayers!, step, 'global middleware', this.render)(request, NO_VALUES)
+  }
+
+  /** Drops the compiled pipelines after a change to the global middleware or the aliases. */
+  private invalidate(): void {
+    for (const route of this.definitions) route.pipeline = undefined
+    this.globalLayers = undefined
+  }
+
+  /** @internal RouteDefinition reports its name here. */
+  nameRoute(name: string, route: RouteDefinition): void {
+    const full = route.namePrefix + name
+    const existing = this.named.get(full)
+    if (existing && existing !== route) {
+      throw new Error(`Route with duplicate name found: "${full}" already names ${existing}; it cannot also name ${route}`)
     }
-    let pipeline = this.pipelines.get(route)
-    if (!pipeline) this.pipelines.set(route, (pipeline = this.buildRoutePipeline(route)))
-    // An optional parameter that is absent is simply missing from `values`: the handler gets undefined, as in Laravel.
-    return pipeline(request, values)
+    this.named.set(full, route)
+  }
+
+  /** @internal Throws once the router is frozen. */
+  assertOpen(change: string): void {
+    if (this.frozen) throw new Error(`The routes are frozen once the router serves: add ${change} before the first request (in routes/ or bootstrap/app.ts)`)
   }
 
   private addRoute<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
+    this.assertOpen(`the route ${pattern}`)
     const upper = methods.map((method) => method.toUpperCase())
     const fullPattern = joinPaths([...this.groups.map((group) => group.prefix ?? ''), pattern])
     checkHandler(fullPattern, handler as RouteHandler)
@@ -300,10 +445,8 @@ export class Router {
     const required = optional ? fullPattern.replace(/\?\}$/, '}') : fullPattern
     const paramNames = RouteTree.parameterNames(required)
     const middleware = this.groups.flatMap((group) => group.middleware ?? [])
-    const namePrefix = this.groups.map((group) => group.as ?? '').join('')
-    const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, paramNames, middleware, {
-      nameRoute: (name, definition) => this.named.set(namePrefix + name, definition),
-    })
+    const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, paramNames, middleware, this)
+    route.namePrefix = this.groups.map((group) => group.as ?? '').join('')
     for (const method of upper) {
       this.tree.add(method, required, route)
       if (optional) this.tree.add(method, required.slice(0, optional.index).replace(/\/$/, '') || '/', route)
@@ -318,137 +461,14 @@ export class Router {
     if (!middleware) throw new Error(`Middleware "${reference}" is not registered; use router.aliasMiddleware("${reference}", fn)`)
     return middleware
   }
-
-  private buildAppPipeline(): Pipeline {
-    const core: Pipeline = (request) => this.route(request)
-    return this.compose(this.globalMiddleware.map((reference) => this.resolveMiddleware(reference)), core, 'global middleware')
-  }
-
-  /**
-   * Wraps the core in middleware, outermost first. As in Laravel's pipeline, a failure inside a layer
-   * is rendered into its error response right there, so the layers outside it (CORS, logging) still
-   * see a Response for a 404 or a 500.
-   */
-  private compose(middleware: Middleware[], core: Pipeline, source: RouteDefinition | string): Pipeline {
-    if (middleware.length === 0) return core
-    const guarded = (request: Request, values: readonly string[]) => this.answer(core, request, values)
-    return middleware.reduceRight<(request: Request, values: readonly string[]) => Promise<Response>>(
-      (next, layer) => async (request, values) => {
-        try {
-          return toResponse(await layer(request, () => next(request, values)), source)
-        } catch (error) {
-          return this.renderError(error, request)
-        }
-      },
-      guarded,
-    )
-  }
-
-  private buildRoutePipeline(route: RouteDefinition): Pipeline {
-    const middleware = route.middlewareList.map((reference) => this.resolveMiddleware(reference))
-    const handler = route.handler
-    let core: Pipeline
-    if (typeof handler === 'function') {
-      core = (request, values) => settle(handler(request, ...values), route)
-    } else {
-      const [Controller, method] = handler
-      // The method is found once, here: looked up by name per request, from code shared by every route, it
-      // would be a megamorphic property access once an application has a few controllers.
-      const action = (Controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method]!
-      core = (request, values) => {
-        const controller = new Controller(requestCradle(this.container, request))
-        return settle(action.call(controller, request, ...values), route)
-      }
-    }
-    return this.compose(middleware, core, route)
-  }
-
-  /** An HttpError as its status; anything else as a 500, logged. A browser gets a page, any other client JSON. */
-  private renderError(error: unknown, request: Request): Response {
-    const page = wantsPage(request)
-    if (error instanceof HttpError) {
-      if (!page) return error.toResponse()
-      const response = Response.html(errorPage(error.status, error.message), error.status)
-      for (const [key, value] of Object.entries(error.headers)) response.setHeader(key, value)
-      return response
-    }
-    const detail = error instanceof Error ? error : new Error(String(error))
-    this.logger.error({ method: request.method(), path: request.uri(), error: detail }, `${request.method()} ${request.uri()} failed:`)
-    if (page) return Response.html(this.debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
-    if (!this.debug) return Response.error('Internal Server Error', 500)
-    return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
-  }
 }
 
-/** Whether the client is a browser asking for a page: an Accept that names HTML and no JSON. */
-function wantsPage(request: Request): boolean {
-  const accept = request.header('accept')
-  return accept !== null && accept.includes('text/html') && !accept.includes('json')
-}
+const EMPTY_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>)
 
-/**
- * What a controller's constructor receives: the cradle of a request scope holding `request`, as
- * `container.createScope().instance('request', request).make(Controller)` would pass it, except that the
- * scope is only created when the constructor (or a method later) reads from it. A controller without
- * dependencies, the common case, costs no awilix scope per request.
- */
-function requestCradle(container: Container, request: Request): object {
-  return new Proxy<LazyCradle>({ container, request, cradle: undefined }, lazyCradleTraps)
-}
-
-interface LazyCradle {
-  readonly container: Container
-  readonly request: Request
-  cradle: object | undefined
-}
-
-function openCradle(lazy: LazyCradle): object {
-  return (lazy.cradle ??= lazy.container.createScope().instance('request', lazy.request).awilix.cradle)
-}
-
-/** Shared by every request's proxy, so that a request allocates only the proxy and its small target. */
-const lazyCradleTraps: ProxyHandler<LazyCradle> = {
-  get: (lazy, key) => Reflect.get(openCradle(lazy), key),
-  has: (lazy, key) => Reflect.has(openCradle(lazy), key),
-  set: (lazy, key, value) => Reflect.set(openCradle(lazy), key, value),
-  ownKeys: (lazy) => Reflect.ownKeys(openCradle(lazy)),
-  getOwnPropertyDescriptor: (lazy, key) => Reflect.getOwnPropertyDescriptor(openCradle(lazy), key),
-}
-
-/**
- * What a handler returned, as a Response: at once when it answered synchronously (most do), else a
- * promise of it.
- */
-function settle(result: unknown, route: RouteDefinition): Response | Promise<Response> {
-  if (result instanceof Response) return result
-  if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
-    return Promise.resolve(result).then((value) => toResponse(value, route))
-  }
-  return toResponse(result, route)
-}
-
-function toResponse(result: unknown, source: RouteDefinition | string): Response {
-  if (result instanceof Response) return result
-  if (isPlainResult(result)) return Response.json(result)
-  throw new Error(`${String(source)} returned ${describe(result)}; a handler must return a Response or a plain object`)
-}
-
-function checkHandler(pattern: string, handler: RouteHandler): void {
-  if (typeof handler === 'function') return
-  if (Array.isArray(handler) && handler.length === 2 && typeof handler[0] === 'function' && typeof handler[1] === 'string') {
-    const [Controller, method] = handler
-    if (typeof Controller.prototype?.[method] !== 'function') {
-      throw new Error(`Route "${pattern}": ${Controller.name} has no method "${method}"`)
-    }
-    return
-  }
-  throw new TypeError(`Route "${pattern}": a handler is a function or [Controller, 'method']`)
-}
-
-function resolveRoutesFile(path: string | URL): string {
-  const file = path instanceof URL || path.startsWith('file:') ? fileURLToPath(path) : isAbsolute(path) ? path : resolve(path)
-  if (existsSync(file)) return file
-  const swapped = file.endsWith('.ts') ? `${file.slice(0, -3)}.js` : file.endsWith('.js') ? `${file.slice(0, -3)}.ts` : file
-  if (swapped !== file && existsSync(swapped)) return swapped
-  throw new Error(`Routes file not found: ${file}`)
+/** The parameters by name, in an object without a prototype, so that `params.constructor` is undefined. */
+function paramsOf(route: RouteDefinition, values: readonly string[]): Record<string, string> {
+  if (values.length === 0) return EMPTY_PARAMS
+  const params: Record<string, string> = Object.create(null)
+  for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
+  return params
 }

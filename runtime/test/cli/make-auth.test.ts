@@ -46,7 +46,7 @@ function snapshot(): Record<string, string> {
 const migrations = () => readdirSync(join(app.dir, 'database/migrations')).sort()
 
 describe('fw make:auth', () => {
-  it('writes the migrations in order, the app files, its test, and the routes block', async () => {
+  it('writes the migrations in order, the app files, its test, and routes/auth.ts imported by routes/web.ts', async () => {
     const result = await app.fw(['make:auth'])
 
     expect(result.stderr).toBe('')
@@ -60,8 +60,12 @@ describe('fw make:auth', () => {
       expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
     }
     expect(result.stdout).toContain('Updated routes/web.ts\n')
+    expect(result.stdout).toContain('Created routes/auth.ts\n')
 
-    const routes = read('routes/web.ts')
+    const web = read('routes/web.ts')
+    expect(web).toContain("import { Route } from 'fw-runtime'\nimport './auth.js'\n")
+    expect(web).toContain("Route.get('/', () => ({ status: 'running' })).name('home')\n")
+    const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
     expect(lines.slice(1, 7)).toEqual([
@@ -72,8 +76,6 @@ describe('fw make:auth', () => {
       "import { auth, guest } from '../App/Middleware/auth.js'",
       "import { csrf } from '../App/Middleware/csrf.js'",
     ])
-    expect(routes).toContain("Route.get('/', () => ({ status: 'running' })).name('home')\n\n// fw:auth begin\n")
-    expect(routes.trimEnd().endsWith('// fw:auth end')).toBe(true)
     for (const route of ["post('/register'", "post('/login'", "post('/logout'", "get('/me'", "get('/login'", "get('/register'"]) {
       expect(routes).toContain(`Route.${route}`)
     }
@@ -135,7 +137,7 @@ describe('fw make:auth', () => {
 
     expect(again.code).toBe(1)
     expect(again.stdout).toBe('')
-    expect(again.stderr).toBe('Auth is already installed (routes/web.ts has its fw:auth block); use --force to write its files again\n')
+    expect(again.stderr).toBe('Auth is already installed (routes/auth.ts exists); use --force to write its files again\n')
     expect(snapshot()).toEqual(before)
   })
 
@@ -176,9 +178,8 @@ describe('fw make:auth', () => {
     expect(read(`database/migrations/${names[0]}`)).toContain(".createTable('users')")
     expect(read('App/Models/User.ts')).toContain("export class User extends Model('users')")
     expect(existsSync(join(app.dir, 'App/Middleware/csrf.ts'))).toBe(true)
-    const routes = read('routes/web.ts')
-    expect(routes.match(/\/\/ fw:auth begin/g)).toHaveLength(1)
-    expect(routes.match(/import \{ csrf \}/g)).toHaveLength(1)
+    expect(read('routes/web.ts').match(/import '.\/auth.js'/g)).toHaveLength(1)
+    expect(read('routes/auth.ts').match(/import \{ csrf \}/g)).toHaveLength(1)
     expect(read('README.md').match(/<!-- fw:auth begin -->/g)).toHaveLength(1)
   })
 
@@ -197,11 +198,12 @@ describe('fw make:auth', () => {
     expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force])\n')
   })
 
-  it('puts its imports first in a routes file that has none', async () => {
+  it('puts its one import line first in a routes file that has none', async () => {
     app.write('routes/web.ts', '// No routes yet.\n')
 
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
-    expect(read('routes/web.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ LoginController \}[^\n]+\n(import [^\n]+\n){5}\n\/\/ No routes yet\.\n\n\/\/ fw:auth begin\n/)
+    expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ LoginController \}[^\n]+\n(import [^\n]+\n){5}\n/)
   })
 })

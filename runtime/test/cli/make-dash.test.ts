@@ -41,6 +41,7 @@ const DASHBOARD_FILES = [
   'App/Views/Admin/urls.ts',
   'App/Views/Admin/values.ts',
   'public/css/admin.css',
+  'routes/dash-admin.ts',
 ]
 
 describe('fw make:dash without make:auth', () => {
@@ -60,7 +61,7 @@ describe('fw make:dash after make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
   })
 
-  it('writes the dashboard, its routes block with imports at the top, and ADMIN_EMAILS', async () => {
+  it('writes the dashboard, its own routes file imported by routes/web.ts, and ADMIN_EMAILS', async () => {
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result).toMatchObject({ code: 0, stderr: '' })
@@ -70,7 +71,12 @@ describe('fw make:dash after make:auth', () => {
     // The test starter's helper (tests/server.ts) is missing here, so no generated test either.
     expect(existsSync(join(app.dir, 'tests/Admin'))).toBe(false)
 
-    const routes = read('routes/web.ts')
+    expect(read('routes/web.ts').split('\n').filter((line) => line.startsWith('import'))).toEqual([
+      "import { Route } from 'fw-runtime'",
+      "import './auth.js'",
+      "import './dash-admin.js'",
+    ])
+    const routes = read('routes/dash-admin.ts')
     const lines = routes.split('\n')
     const firstRoute = lines.findIndex((line) => line.startsWith('Route.'))
     for (const line of [
@@ -81,7 +87,6 @@ describe('fw make:dash after make:auth', () => {
       expect(lines.indexOf(line)).toBeGreaterThan(-1)
       expect(lines.indexOf(line)).toBeLessThan(firstRoute)
     }
-    expect(routes).toMatch(/\/\/ fw:auth end\n\n\/\/ fw:dash Admin begin\n[^]*\n\/\/ fw:dash Admin end\n$/)
     expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard }, () => {")
     expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
 
@@ -96,7 +101,7 @@ describe('fw make:dash after make:auth', () => {
   it('mounts a two-word name at its kebab-case path, with names of its own', async () => {
     expect((await app.fw(['make:dash', 'BackOffice'])).code).toBe(0)
 
-    const routes = read('routes/web.ts')
+    const routes = read('routes/dash-back-office.ts')
     expect(routes).toContain("Route.get('/back-office/back-office.css', [BackOfficeStylesheetController, 'show'])")
     expect(routes).toContain("Route.group({ prefix: '/back-office', middleware: backOfficeDashboard }, () => {")
     expect(read('App/Views/BackOffice/urls.ts')).toContain("export const base = '/back-office'")
@@ -138,17 +143,18 @@ describe('fw make:dash after make:auth', () => {
 
     const again = await app.fw(['make:dash', 'Admin'])
     expect(again.code).toBe(1)
-    expect(again.stderr).toBe('The Admin dashboard is already installed (see routes/web.ts); use --force to write it again\n')
+    expect(again.stderr).toBe('The Admin dashboard is already installed (see routes/dash-admin.ts); use --force to write it again\n')
     expect(snapshot()).toEqual(before)
 
     const forced = await app.fw(['make:dash', 'Admin', '--force'])
     expect(forced).toMatchObject({ code: 0, stderr: '' })
-    expect(forced.stdout).toContain('Updated routes/web.ts\n')
+    expect(forced.stdout).toContain('Created routes/dash-admin.ts\n')
+    expect(forced.stdout).not.toContain('Updated routes/web.ts')
     expect(forced.stdout).not.toContain('Updated .env')
     const routes = read('routes/web.ts')
-    expect(count(routes, '// fw:dash Admin begin')).toBe(1)
-    expect(count(routes, "import { adminDashboard } from '../App/Middleware/adminDashboard.js'")).toBe(1)
-    expect(count(routes, '// fw:auth begin')).toBe(1)
+    expect(count(routes, "import './dash-admin.js'")).toBe(1)
+    expect(count(read('routes/dash-admin.ts'), "import { adminDashboard } from '../App/Middleware/adminDashboard.js'")).toBe(1)
+    expect(count(routes, "import './auth.js'")).toBe(1)
     expect(routes).toBe(before['routes/web.ts'])
     expect(read('App/Policies/AdminPolicy.ts')).toContain('export function canUseAdmin')
     expect(count(read('.env'), 'ADMIN_EMAILS=')).toBe(1)

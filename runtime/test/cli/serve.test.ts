@@ -150,6 +150,32 @@ describe('fw route:list', () => {
       ['GET', '/api/users/{id}', 'users.show', 'UserController@show', 'auth, audit'],
     ])
   })
+
+  it('tells two controllers of one name apart by their folder', async () => {
+    app.write('App/Controllers/UserController.ts', 'export class UserController {\n  show() {\n    return { user: 1 }\n  }\n}\n')
+    app.write('App/Controllers/Api/UserController.ts', 'export class UserController {\n  store() {\n    return { api: true }\n  }\n}\n')
+    app.write(
+      'routes/web.ts',
+      [
+        "import { Route } from 'fw-runtime'",
+        "import { UserController as ApiUserController } from '../App/Controllers/Api/UserController.js'",
+        "import { UserController } from '../App/Controllers/UserController.js'",
+        '',
+        "Route.get('/users/{id}', [UserController, 'show'])",
+        "Route.post('/api/users', [ApiUserController, 'store'])",
+        '',
+      ].join('\n'),
+    )
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    const lines = result.stdout.trim().split('\n').map((line) => line.split(/ {2,}/))
+    expect(lines.slice(2)).toEqual([
+      ['GET', '/users/{id}', 'UserController@show'],
+      ['POST', '/api/users', 'Api/UserController@store'],
+    ])
+  })
 })
 
 describe('fw command errors', () => {

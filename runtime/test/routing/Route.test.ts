@@ -7,39 +7,26 @@ import { Router } from '../../src/routing/Router.js'
 const routesFile = fileURLToPath(new URL('../fixtures/app/routes/web.ts', import.meta.url))
 const listed = () => Route.getRoutes().map((route) => `${route.methods.join('|')} ${route.pattern}`)
 
-// One file, in order: the facade's "last router that loaded routes" is module state.
+// One file, in order: the facade is bound once, to the first router that loads routes.
 describe('Route.getRoutes', () => {
   it('is empty before any router has loaded a routes file', () => {
     expect(Route.getRoutes()).toEqual([])
   })
 
+  let application: Router
   it("lists the routes of the router that loaded routes/web.ts, after loading, as a handler would see them", async () => {
-    const router = new Router(new Container())
-    await router.loadRoutesFromFile(routesFile)
-    router.get('/added-later', () => ({}))
+    application = new Router(new Container())
+    await application.loadRoutesFromFile(routesFile)
+    application.get('/added-later', () => ({}))
 
-    expect(Route.current()).toBeUndefined()
     expect(listed()).toEqual(['GET /', 'GET /users/{id}', 'GET /users/{user}/posts/{post}', 'GET /api/hello', 'GET /added-later'])
+    expect(Route.getRoutes()).toBe(application.getRoutes())
   })
 
-  it('follows the router that loaded a routes file last', async () => {
-    const router = new Router(new Container())
-    await router.loadRoutesFromFile(routesFile)
-
-    expect(listed()).not.toContain('GET /added-later')
-    expect(Route.getRoutes()).toBe(router.getRoutes())
-  })
-})
-
-describe('router.loadRoutes', () => {
-  it('registers what an import made by the caller registers through Route', async () => {
-    const router = new Router(new Container())
-    await router.loadRoutes(async () => {
-      Route.get('/from-a-loader', () => ({ ok: true }))
-    })
-    expect(router.getRoutes().map((route) => route.pattern)).toEqual(['/from-a-loader'])
-    expect(Route.current()).toBeUndefined()
-    await expect(router.loadRoutes(() => Promise.reject(new Error('broken routes')))).rejects.toThrow('broken routes')
-    expect(Route.current()).toBeUndefined()
+  it('stays bound to the application: a second router loading routes is refused, saying why', async () => {
+    const other = new Router(new Container())
+    await expect(other.loadRoutesFromFile(routesFile)).rejects.toThrow("The Route facade is bound to the application's router already")
+    expect(Route.getRoutes()).toBe(application.getRoutes())
   })
 })
+

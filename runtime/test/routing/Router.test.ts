@@ -11,7 +11,6 @@ import { GreetingService } from '../fixtures/app/App/GreetingService.js'
 import { UserController } from '../fixtures/app/App/UserController.js'
 import { listenOn, readJson, servers } from '../support/servers.js'
 
-const routesFile = new URL('../fixtures/app/routes/web.ts', import.meta.url)
 
 function tag(name: string, log: string[]): Middleware {
   return async (_request, next) => {
@@ -362,45 +361,6 @@ describe('Router registration and lookup', () => {
     expect(users?.middlewareList).toEqual(['auth'])
     expect(form?.methods).toEqual(['GET', 'POST'])
     expect(form?.describeHandler()).toBe('Closure (form)')
-  })
-})
-
-describe.each(servers)('loadRoutesFromFile over $name', ({ start }) => {
-  it('imports routes/web.ts and its Route.* calls register on this router, each time it is loaded', async () => {
-    for (let round = 0; round < 2; round++) {
-      const container = new Container()
-      container.singleton('greeter', GreetingService)
-      const router = new Router(container)
-      await router.loadRoutesFromFile(routesFile)
-      expect(router.getRoutes().map((route) => route.pattern)).toEqual(['/', '/users/{id}', '/users/{user}/posts/{post}', '/api/hello'])
-      const server = await listenOn(start, router)
-      try {
-        expect(await readJson(await fetch(`${server.url}/`))).toEqual({ name: 'Fw', status: 'running', message: 'from a routes file' })
-        expect(await readJson(await fetch(`${server.url}/users/9/posts/3`))).toEqual({ userId: '9', postId: '3' })
-        expect(await readJson(await fetch(`${server.url}/api/hello`))).toEqual({ message: 'Hello from a group' })
-        expect(router.url('users.show', { id: 9 })).toBe('/users/9')
-      } finally {
-        await server.close()
-      }
-    }
-  })
-
-  it('a compiled .js file is found when the .ts path is given, and a missing file is a clear error', async () => {
-    const router = new Router(new Container())
-    await expect(router.loadRoutesFromFile('/nonexistent/routes/web.ts')).rejects.toThrow('Routes file not found: /nonexistent/routes/web.ts')
-    const { mkdtempSync, writeFileSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
-    const dir = mkdtempSync(join(tmpdir(), 'fw-routes-'))
-    const routeModule = new URL('../../src/routing/Route.ts', import.meta.url).pathname
-    writeFileSync(join(dir, 'web.js'), `import { Route } from ${JSON.stringify(routeModule)}\nRoute.get('/compiled', () => ({ compiled: true }))\n`)
-    await router.loadRoutesFromFile(join(dir, 'web.ts'))
-    const server = await listenOn(start, router)
-    try {
-      expect(await readJson(await fetch(`${server.url}/compiled`))).toEqual({ compiled: true })
-    } finally {
-      await server.close()
-    }
   })
 })
 

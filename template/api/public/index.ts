@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Container, loadEnv, Request, Router, start } from 'fw-runtime'
+import { configure } from '../bootstrap/app.js'
 
 loadEnv()                                                                        // 1. configuration from .env
 const container = Container.getInstance()                                        // 2. the service container
-const router = new Router(container)                                             // 3. the router
+const router = new Router(container)                                             // 3. the router,
+configure(container, router)                                                     //    set up in bootstrap/app.ts
 await router.loadRoutesFromFile(new URL('../routes/web.ts', import.meta.url))    // 4. the routes
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,4 @@
-import { Response, type Request } from 'fw-runtime'
+import { HttpError, Response, type Request } from 'fw-runtime'
 
 const users = [
   { id: 1, name: 'John Doe' },
@@ -13,7 +13,7 @@ export class UserController {
 
   /** GET /users/{id} */
   show(_request: Request, id: string): Response {
-    if (!/^\d+$/.test(id)) return Response.error('Invalid user ID', 400)
+    if (!/^\d+$/.test(id)) throw new HttpError(400, 'Invalid user ID')
     return Response.json({ user: { id: Number(id), name: `User ${id}` } })
   }
 

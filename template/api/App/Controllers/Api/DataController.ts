@@ -1,4 +1,4 @@
-import { Response, type Request } from 'fw-runtime'
+import { HttpError, Response, type Request } from 'fw-runtime'
 
 const items = ['apple', 'banana', 'cherry']
 
@@ -13,7 +13,7 @@ export class DataController {
       case 'html':
         return Response.html(`<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`)
       default:
-        return Response.error('Invalid format', 400)
+        throw new HttpError(400, 'Invalid format')
     }
   }
 }

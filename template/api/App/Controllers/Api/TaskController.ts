@@ -1,4 +1,4 @@
-import { Response, type Request } from 'fw-runtime'
+import { HttpError, Response, type Request } from 'fw-runtime'
 import { z } from 'zod'
 
 interface Task {
@@ -32,7 +32,7 @@ export class TaskController {
   /** GET /api/tasks/{id} */
   show(_request: Request, id: string): Response {
     const task = tasks.find((task) => String(task.id) === id)
-    if (!task) return Response.error('Task not found', 404)
+    if (!task) throw new HttpError(404, 'Task not found')
     return Response.json({ task })
   }
 

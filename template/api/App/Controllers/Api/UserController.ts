@@ -1,5 +1,5 @@
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
-import { Response, type Request } from 'fw-runtime'
+import { HttpError, Response, type Request } from 'fw-runtime'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -23,9 +23,9 @@ export class UserController {
   store(request: Request): Response {
     const name = request.input('name')
     const email = request.input('email')
-    if (!name || !email) return Response.error('Name and email are required', 400)
-    if (typeof email !== 'string' || !EMAIL.test(email)) return Response.error('Invalid email format', 422)
-    if (!hasValidApiKey(request)) return Response.error('Unauthorized', 401)
+    if (!name || !email) throw new HttpError(400, 'Name and email are required')
+    if (typeof email !== 'string' || !EMAIL.test(email)) throw new HttpError(422, 'Invalid email format')
+    if (!hasValidApiKey(request)) throw new HttpError(401, 'Unauthorized')
 
     const user = { id: randomInt(1, 10_000), name, email, created_at: timestamp(new Date()) }
     return Response.json({ success: true, user }, 201)

@@ -1,0 +1,43 @@
+import { debugPage, errorPage } from '../http/errorPage.js'
+import { HttpError } from '../http/HttpError.js'
+import type { Request } from '../http/Request.js'
+import { Response } from '../http/Response.js'
+import type { Logger } from '../log/Logger.js'
+
+/**
+ * An application's error hook: a Response for the errors it wants to answer itself, or undefined for
+ * the default (see `renderError`). It receives every failure, HttpErrors included.
+ */
+export type ErrorHandler = (error: unknown, request: Request) => Response | undefined
+
+/** Production mode: `NODE_ENV` or `APP_ENV` is `production`. Then no detail reaches a client, whatever APP_DEBUG says. */
+export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'production' || env.APP_ENV === 'production'
+}
+
+/**
+ * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
+ * headers; anything else is logged with the request and answered 500 `Internal Server Error`, with the
+ * message and stack only when `debug` is on. A browser (an `Accept` that names HTML and no JSON) gets the
+ * same status as an HTML page.
+ */
+export function renderError(error: unknown, request: Request, debug: boolean, logger: Logger): Response {
+  const page = wantsPage(request)
+  if (error instanceof HttpError) {
+    if (!page) return error.toResponse()
+    const response = Response.html(errorPage(error.status, error.message), error.status)
+    for (const key of Object.keys(error.headers)) response.setHeader(key, error.headers[key]!)
+    return response
+  }
+  const detail = error instanceof Error ? error : new Error(String(error))
+  const route = request.route()
+  logger.error(`[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} failed:`, detail)
+  if (page) return Response.html(debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
+  if (!debug) return Response.error('Internal Server Error', 500)
+  return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
+}
+
+function wantsPage(request: Request): boolean {
+  const accept = request.header('accept')
+  return accept !== null && accept.includes('text/html') && !accept.includes('json')
+}

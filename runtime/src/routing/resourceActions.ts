@@ -1,0 +1,45 @@
+/** Which actions of a resource to register: `{ only: ['index', 'show'] }` or `{ except: ['destroy'] }`. */
+export interface ResourceOptions {
+  only?: readonly string[]
+  except?: readonly string[]
+}
+
+/** One route of a resource. */
+export interface ResourceAction {
+  readonly methods: readonly string[]
+  readonly path: string
+  readonly action: string
+  readonly routeName: string
+}
+
+/** `photos` → `photo`, `categories` → `category`: the parameter name of one item. */
+function singular(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (/(s|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2)
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
+  return word
+}
+
+/**
+ * The routes of `Route.resource(name, …)` as Laravel names them: index, create, store, show, edit,
+ * update and destroy (`apiResource` leaves out the forms, create and edit).
+ */
+export function resourceActions(name: string, options: ResourceOptions, api: boolean): ResourceAction[] {
+  const base = `/${name.replace(/^\/+|\/+$/g, '')}`
+  const last = base.split('/').pop()!
+  const item = `${base}/{${singular(last).replace(/[^A-Za-z0-9_]/g, '_')}}`
+  const prefix = base.slice(1).replaceAll('/', '.')
+  const all: [string[], string, string][] = [
+    [['GET'], base, 'index'],
+    [['GET'], `${base}/create`, 'create'],
+    [['POST'], base, 'store'],
+    [['GET'], item, 'show'],
+    [['GET'], `${item}/edit`, 'edit'],
+    [['PUT', 'PATCH'], item, 'update'],
+    [['DELETE'], item, 'destroy'],
+  ]
+  return all
+    .filter(([, , action]) => !(api && (action === 'create' || action === 'edit')))
+    .filter(([, , action]) => (options.only ? options.only.includes(action) : true) && !options.except?.includes(action))
+    .map(([methods, path, action]) => ({ methods, path, action, routeName: `${prefix}.${action}` }))
+}

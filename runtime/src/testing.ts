@@ -1,0 +1,12 @@
+/**
+ * For tests and tools, not for an application's code: an in-process client over the application, and the
+ * seed's capture → dispatch → send as one `node:http` listener, without a server.
+ *
+ * @example
+ * ```ts
+ * import { testClient } from 'fw-runtime/testing'
+ * const response = await testClient(router).get('/hello')
+ * ```
+ */
+export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
+export { TestClient, testClient, type TestResponse } from './testing/TestClient.js'

@@ -1,1 +1,0 @@
-export { TestClient, testClient, type TestResponse } from './TestClient.js'

@@ -1,0 +1,12 @@
+import type { Container, Router } from 'fw-runtime'
+
+/**
+ * The one place that sets the application up before its routes load (Laravel's bootstrap/app.php):
+ * service bindings, global middleware, middleware aliases and the error hook.
+ */
+export function configure(container: Container, router: Router): void {
+  // container.singleton('mailer', Mailer)          a service, given to constructors as ({ mailer })
+  // router.use(requestLog)                          middleware for every request
+  // router.aliasMiddleware('auth', auth)            a name routes can use: .middleware('auth')
+  // router.onError((error, request) => undefined)   a Response for errors of your own; undefined keeps the default
+}
