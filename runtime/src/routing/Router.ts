@@ -463,12 +463,18 @@ export class Router {
   }
 }
 
-const EMPTY_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>)
+/**
+ * The prototype of every params object: empty and without a prototype of its own, so that
+ * `params.constructor` is undefined. Objects made from it stay in V8's fast mode, which
+ * `Object.create(null)` objects do not.
+ */
+const PARAMS: object = Object.freeze(Object.create(null))
+const EMPTY_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(PARAMS) as Record<string, string>)
 
-/** The parameters by name, in an object without a prototype, so that `params.constructor` is undefined. */
+/** The parameters by name, own keys only. */
 function paramsOf(route: RouteDefinition, values: readonly string[]): Record<string, string> {
   if (values.length === 0) return EMPTY_PARAMS
-  const params: Record<string, string> = Object.create(null)
+  const params = Object.create(PARAMS) as Record<string, string>
   for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
   return params
 }
