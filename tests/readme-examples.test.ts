@@ -41,13 +41,11 @@ beforeAll(async () => {
     ["import { html, Response, Route } from 'fw-runtime'", validation.imports, sessions.imports, validation.body, sessions.body].join('\n'),
   )
   writeFileSync(join(app.dir, 'routes/web.ts'), `${readFileSync(join(app.dir, 'routes/web.ts'), 'utf8')}import './examples.js'\n`)
-  const index = readFileSync(join(app.dir, 'public/index.ts'), 'utf8')
-  const routerLine = 'const router = new Router(container)'
-  expect(index).toContain(routerLine)
-  writeFileSync(
-    join(app.dir, 'public/index.ts'),
-    middleware.imports + '\n' + index.replace(/(const router = new Router\(container\)[^\n]*\n)/, `$1${middleware.body}\n`),
-  )
+  // The middleware block goes where the README says: configure() in bootstrap/app.ts.
+  const bootstrap = readFileSync(join(app.dir, 'bootstrap/app.ts'), 'utf8')
+  const configure = /export function configure\(container: Container, router: Router\): void \{\n/
+  expect(bootstrap).toMatch(configure)
+  writeFileSync(join(app.dir, 'bootstrap/app.ts'), middleware.imports + '\n' + bootstrap.replace(configure, (line) => `${line}${middleware.body}\n`))
   mkdirSync(join(app.dir, 'public/css'), { recursive: true })
   writeFileSync(join(app.dir, 'public/css/app.css'), 'body { margin: 0 }\n')
   writeFileSync(

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { appRoot } from '../config/appRoot.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import type { Middleware } from '../routing/RouteDefinition.js'
@@ -26,12 +27,15 @@ const SOURCE = /\.(ts|mts|cts|tsx)$/i
  * or not, and symlinks that lead out) are never served: such a path goes on to the routes, as does every
  * path with no file and every method but GET and HEAD.
  *
+ * The folder defaults to the application's `public/` (found from its root, so a built app started from
+ * `dist/` serves the same files).
+ *
  * @example
  * ```ts
- * router.use(serveStatic(new URL('../public', import.meta.url)))
+ * router.use(serveStatic())
  * ```
  */
-export function serveStatic(root: string | URL, options: StaticOptions = {}): Middleware {
+export function serveStatic(root: string | URL = join(appRoot(), 'public'), options: StaticOptions = {}): Middleware {
   const folder = resolve(root instanceof URL ? fileURLToPath(root) : root)
   const cacheControl = options.cacheControl ?? 'public, max-age=0'
   const index = options.index ?? 'index.html'

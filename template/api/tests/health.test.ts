@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestClient } from 'fw-runtime/testing'
 import { createClient, json } from './app.js'
+import { startServer } from './server.js'
 
 let client: TestClient
 beforeAll(async () => {

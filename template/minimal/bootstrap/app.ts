@@ -6,7 +6,7 @@ import type { Container, Router } from 'fw-runtime'
  */
 export function configure(container: Container, router: Router): void {
   // container.singleton('mailer', Mailer)          a service, given to constructors as ({ mailer })
-  // router.use(requestLog)                          middleware for every request
+  // router.use(serveStatic())                       middleware for every request: here, the files of public/
   // router.aliasMiddleware('auth', auth)            a name routes can use: .middleware('auth')
   // router.onError((error, request) => undefined)   a Response for errors of your own; undefined keeps the default
 }
