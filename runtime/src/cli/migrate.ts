@@ -127,9 +127,12 @@ export const migrateReset: Command = {
 export const migrateFresh: Command = {
   name: 'migrate:fresh',
   summary: 'Drop every table, then run every migration',
-  usage: 'migrate:fresh [--force]',
-  details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which tables it would drop.'],
-  options: { force: { type: 'boolean' } },
+  usage: 'migrate:fresh [--seed] [--force]',
+  details: [
+    'In production (NODE_ENV or APP_ENV = production) it needs --force, and says which tables it would drop.',
+    '--seed  run the seeders afterwards, as fw db:seed does',
+  ],
+  options: { force: { type: 'boolean' }, seed: { type: 'boolean' } },
   async run(input) {
     return withMigrator('migrate:fresh', input.cwd, async (migrator, db) => {
       if (production()) {
@@ -138,7 +141,9 @@ export const migrateFresh: Command = {
         refuseInProduction(input, 'migrate:fresh', `drops every table and view of ${databaseName(process.env.DATABASE_URL)} (${tables.length}: ${list(tables)}) with their data, then runs every migration`)
         console.log(`Dropping ${tables.length} tables and views: ${list(tables)}`)
       }
-      return report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.')
+      const code = report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.')
+      if (code === 0 && input.values.seed === true) await (await import('./seed.js')).seed(db, input.cwd)
+      return code
     })
   },
 }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Kysely } from 'kysely'
 import { CommandError, type Command } from './Command.js'
 
 const FOLDER = 'database/seeders'
@@ -17,6 +18,32 @@ function chooseSeeders(folder: string, only: string | undefined): { name: string
   }
   const main = seeders.find((candidate) => candidate.name === 'DatabaseSeeder')
   return main ? [main] : seeders
+}
+
+/**
+ * Runs the chosen seeders on an open database, each in one transaction, printing a line for each:
+ * `fw db:seed` and `fw migrate:fresh --seed` both come here.
+ */
+export async function seed(db: Kysely<any>, cwd: string, only?: string): Promise<void> {
+  const seeders = chooseSeeders(join(cwd, FOLDER), only)
+  if (seeders.length === 0) {
+    console.log(`No seeders in ${FOLDER}: make one with fw make:seeder <Name>.`)
+    return
+  }
+  const { loadTypeScript } = await import('./loadTypeScript.js')
+  await loadTypeScript()
+  for (const seeder of seeders) {
+    const module = (await import(pathToFileURL(seeder.file).href)) as { run?: unknown }
+    if (typeof module.run !== 'function') throw new CommandError(`${FOLDER}/${seeder.name} exports no run(db) function`)
+    const run = module.run as (db: Kysely<any>) => Promise<void>
+    const started = performance.now()
+    try {
+      await db.transaction().execute((trx) => run(trx))
+    } catch (error) {
+      throw new CommandError(`Seeding failed: ${seeder.name}: ${error instanceof Error ? error.message : String(error)} (nothing of it was written)`)
+    }
+    console.log(`Seeded  ${seeder.name}  (${Math.round(performance.now() - started)} ms)`)
+  }
 }
 
 function isProduction(): boolean {
@@ -40,27 +67,10 @@ export const dbSeed: Command = {
     if (isProduction() && values.force !== true) {
       throw new CommandError('fw db:seed writes rows into the production database: run it again with --force if you mean it')
     }
-    const seeders = chooseSeeders(join(cwd, FOLDER), typeof values.class === 'string' ? values.class : undefined)
-    if (seeders.length === 0) {
-      console.log(`No seeders in ${FOLDER}: make one with fw make:seeder <Name>.`)
-      return 0
-    }
-    const [{ createDatabase }, { loadTypeScript }] = await Promise.all([import('../database/createDatabase.js'), import('./loadTypeScript.js')])
-    await loadTypeScript()
+    const { createDatabase } = await import('../database/createDatabase.js')
     const db = createDatabase(process.env.DATABASE_URL, cwd)
     try {
-      for (const seeder of seeders) {
-        const module = (await import(pathToFileURL(seeder.file).href)) as { run?: unknown }
-        if (typeof module.run !== 'function') throw new CommandError(`${FOLDER}/${seeder.name} exports no run(db) function`)
-        const run = module.run as (db: unknown) => Promise<void>
-        const started = performance.now()
-        try {
-          await db.transaction().execute((trx) => run(trx))
-        } catch (error) {
-          throw new CommandError(`Seeding failed: ${seeder.name}: ${error instanceof Error ? error.message : String(error)} (nothing of it was written)`)
-        }
-        console.log(`Seeded  ${seeder.name}  (${Math.round(performance.now() - started)} ms)`)
-      }
+      await seed(db, cwd, typeof values.class === 'string' ? values.class : undefined)
     } finally {
       await db.destroy()
     }

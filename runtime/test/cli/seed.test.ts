@@ -75,6 +75,16 @@ describe('fw make:seeder and fw db:seed', () => {
     expect(await titles()).toEqual([])
   })
 
+  it('migrate:fresh --seed rebuilds the tables and runs the seeders', async () => {
+    await app.fw(['migrate'])
+    app.write('database/seeders/DatabaseSeeder.ts', seeder(['seeded']))
+    await app.fw(['db:seed'])
+    const fresh = await app.fw(['migrate:fresh', '--seed'])
+    expect(fresh.code).toBe(0)
+    expect(fresh.stdout).toMatch(/^Migrated {2}20260101000000_create_posts_table .*\nSeeded {2}DatabaseSeeder /)
+    expect(await titles()).toEqual(['seeded'])
+  })
+
   it('refuses an unknown --class, and production without --force', async () => {
     const unknown = await app.fw(['db:seed', '--class=Missing'])
     expect([unknown.code, unknown.stderr]).toEqual([1, 'No seeder named Missing in database/seeders (make one with fw make:seeder Missing)\n'])
