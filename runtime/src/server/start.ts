@@ -7,6 +7,9 @@ import { PortInUseError, type RunningServer, type ServeOptions } from './listen.
 import { serve } from './serve.js'
 import { serveNode } from './serveNode.js'
 
+/** Milliseconds a drained worker keeps reading the primary's messages before it exits. */
+const HANDOFF_GRACE = 250
+
 /**
  * What an `fw start` worker and its primary tell each other: a worker hit an uncaught error (`fatal`: start my
  * replacement), or the primary asks a worker to stop taking connections, finish its requests and exit (`drain`).
@@ -74,7 +77,10 @@ function exitOnFatalError(running: RunningServer): void {
  */
 function followPrimary(running: RunningServer, timeout: number): void {
   let exitCode = 0
-  const drain = () => void running.close().then(() => process.exit(exitCode))
+  // The primary may have handed this worker a connection just before it saw the server close: such a handoff is
+  // refused (and passed to another worker) only while this process still reads its messages. Exiting at once
+  // would strand that connection in the primary, unanswered.
+  const drain = () => void running.close().then(() => setTimeout(() => process.exit(exitCode), HANDOFF_GRACE))
   process.on('SIGHUP', () => undefined)
   process.on('message', (message: WorkerMessage) => {
     if (message?.fw === 'drain') drain()
