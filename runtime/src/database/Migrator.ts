@@ -151,7 +151,11 @@ export class Migrator {
     const recorded = await this.recorded(db)
     const done = new Set(recorded.map((row) => row.name))
     const pending = this.files().filter((file) => !done.has(file.name))
-    const modules = await Promise.all(pending.map((file) => this.module(file)))
+    // Loaded side by side, but a failure is reported for the first migration in order, whichever failed first.
+    const loaded = await Promise.allSettled(pending.map((file) => this.module(file)))
+    const failed = loaded.find((result) => result.status === 'rejected')
+    if (failed) throw failed.reason
+    const modules = loaded.map((result) => (result as PromiseFulfilledResult<Migration>).value)
     const batch = (recorded.at(-1)?.batch ?? 0) + 1
     const results: MigrationResult[] = []
     for (const [index, file] of pending.entries()) {

@@ -59,6 +59,8 @@ export function createFwApp(): FwApp {
       return readdirSync(root, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
         .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+        // The app's own files: node_modules/fw-runtime links to this checkout, whose fixtures are not the app's.
+        .filter((path) => !path.startsWith('node_modules/'))
         .sort()
     },
     fw: (args, env = {}) => runFw(dir, args, env),
