@@ -104,7 +104,7 @@ describe('npm run bench', () => {
     const run = await bench(['--suite', 'db', '--smoke', '--out', out])
     expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
     expect(run.code).toBe(0)
-    expect(run.stderr).toMatch(/^PostgreSQL 15\.\d+ on 127\.0\.0\.1:\d+/m)
+    expect(run.stderr).toMatch(/^PostgreSQL \d+\.\d+.* on 127\.0\.0\.1:\d+ \(data in \/tmp\/fw-bench-pg-/m)
 
     const result = JSON.parse(readFileSync(out, 'utf8')) as {
       suite: string
@@ -116,7 +116,7 @@ describe('npm run bench', () => {
       paired: (PairedResult & { peer: string })[]
     }
     expect(result).toMatchObject({ suite: 'db', mode: 'smoke', failures: [], settings: { database: { poolMax: 10 } } })
-    expect(result.settings.database.postgres).toMatch(/^15\./)
+    expect(result.settings.database.postgres).toMatch(/^\d+\.\d+/)
     expect(Object.keys(result.servers).sort()).toEqual(['express-pg', 'fastify-kysely', 'fastify-pg', 'fw', 'fw-sqlite', 'hono-pg', 'node-http-pg'])
     const tests = ['db', 'fortunes', 'json', 'plaintext', 'queries1', 'queries20', 'updates20']
     for (const [id, server] of Object.entries(result.servers)) {
@@ -138,7 +138,13 @@ describe('npm run bench', () => {
     expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes']))
     for (const pair of result.paired) {
       expect(pair.rounds, pair.key).toHaveLength(1)
-      expect(pair.rounds[0]!.ratio, pair.key).toBeCloseTo(pair.rounds[0]!.rpsB / pair.rounds[0]!.rpsA)
+      const [round] = pair.rounds
+      expect(round!.rpsA, pair.key).toBeGreaterThan(0)
+      expect(round!.rpsB, pair.key).toBeGreaterThan(0)
+      // The stored req/s are rounded, and at 20 updates a request they are small numbers: equal within rounding.
+      const rounding = round!.ratio * (0.5 / round!.rpsA + 0.5 / round!.rpsB) * 1.01
+      expect(Math.abs(round!.ratio - round!.rpsB / round!.rpsA), pair.key).toBeLessThanOrEqual(rounding)
+      expect(pair.ratio, pair.key).toBe(pair.counted ? round!.ratio : null)
     }
     // PostgreSQL and the SQLite file are gone.
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
