@@ -74,8 +74,8 @@ export function dbTargets(summary, fastest, pairs) {
     const alone = ratio(fw.cases[name]?.rps, summary[pair.peer]?.cases[name]?.rps)
     const bound = pair.peer === 'fastify-kysely' && fastest[name] !== 'fastify-kysely' ? 0.95 : 0.9
     const value = pair.ratio ?? alone
-    const name_ = `${pair.label}${pair.peer === fastest[name] ? ' (the fastest peer)' : ''}`
-    list.push({ name: name_, value, method: pair.ratio == null ? 'alone' : 'paired', alone, target: `>= ${bound.toFixed(2)}`, met: value == null ? null : value >= bound })
+    const title = `${pair.label}${pair.peer === fastest[name] ? ' (the fastest peer)' : ''}`
+    list.push({ name: title, value, method: pair.ratio == null ? 'alone' : 'paired', alone, target: `>= ${bound.toFixed(2)}`, met: value == null ? null : value >= bound })
   }
   const problems = Object.values(fw.cases).reduce((sum, c) => sum + c.errors + c.non2xx + c.mismatches, 0)
   list.push({ name: 'Fw errors, non-2xx and wrong answers under load', value: Object.keys(fw.cases).length ? problems : null, target: '0', met: Object.keys(fw.cases).length ? problems === 0 : null })
