@@ -5,25 +5,34 @@ import { cpus, loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
+import { stopDatabases } from './lib/database.mjs'
+import { DB_CASES } from './lib/db-cases.mjs'
+import { runDbSuite } from './lib/db-suite.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
 import { stopAll } from './lib/server-process.mjs'
-import { serverList } from './lib/servers.mjs'
+import { dbServerList, serverList } from './lib/servers.mjs'
 import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, loadTool, pinning } from './lib/setup.mjs'
 
 const USAGE = `Usage: npm run bench -- [options]
 
+  --suite default|db   default: routing and JSON, no database. db: TechEmpower's test types (json,
+                       plaintext, db, queries1, queries20, updates20, fortunes) against a PostgreSQL 15
+                       the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md)
   --smoke              a few seconds per server, every answer checked (what CI runs)
-  --rounds N           interleaved rounds; medians are reported (default 3)
+  --rounds N           interleaved rounds; medians are reported (default 3; db suite 2)
   --paired-rounds N    rounds of the paired measurement: Fw and polka@next (and Fw with the most and the
-                       fewest routes) loaded at once on one core (default 5, smoke 1; 0 skips it)
+                       fewest routes; db suite: Fw and the fastest peer on pg) loaded at once on one core
+                       (default 5, db suite 3, smoke 1; 0 skips it)
   --duration S         seconds of measured load per case and round (default 5)
   --warmup S           seconds of unmeasured load before each case (default 1)
   --connections N      connections held open by the load generator (default 64)
   --servers a,b        only these servers (fw, polka-next, node-http, polka-0.5, fastify, hono, express;
-                       fw-node runs Fw on node:http and is only run when named)
-  --cases a,b          only these cases (hello, user, echo, routes)
+                       fw-node runs Fw on node:http and is only run when named; db suite: fw, fw-sqlite,
+                       node-http-pg, fastify-pg, fastify-kysely, hono-pg, express-pg)
+  --cases a,b          only these cases (hello, user, echo, routes; db suite: its test types)
+  --pool N             db suite: connections in every server's pg pool (default 10)
   --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
   --add id=FILE        also measure another server file (same routes, PORT and BENCH_ROUTES from the env)
   --tool wrk|autocannon  the load generator (default: wrk when installed)
@@ -40,7 +49,9 @@ function options() {
   try {
     ;({ values } = parseArgs({
       options: {
+        suite: { type: 'string', default: 'default' },
         smoke: { type: 'boolean', default: false },
+        pool: { type: 'string' },
         rounds: { type: 'string' },
         'paired-rounds': { type: 'string' },
         duration: { type: 'string' },
@@ -71,7 +82,9 @@ function options() {
   }
   const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
   const smoke = values.smoke
-  const all = serverList()
+  if (!['default', 'db'].includes(values.suite)) fail(`--suite is default or db, got "${values.suite}"`)
+  const db = values.suite === 'db'
+  const all = db ? dbServerList() : serverList()
   const wanted = list('servers')
   for (const id of wanted ?? []) if (!all.some((server) => server.id === id)) fail(`unknown server "${id}"; known: ${all.map((s) => s.id).join(', ')}`)
   const servers = wanted ? all.filter((server) => wanted.includes(server.id)) : all.filter((server) => !server.optional)
@@ -79,10 +92,11 @@ function options() {
     const [id, file] = spec.split(/=(.*)/s)
     if (!id || !file) fail(`--add takes id=path/to/server.mjs, got "${spec}"`)
     if (!existsSync(file)) fail(`--add ${id}: no such file ${file}`)
-    servers.push({ id, label: id, file: resolve(file) })
+    servers.push({ id, label: id, file: resolve(file), ...(db ? { driver: 'pg', readyPath: '/json' } : {}) })
   }
-  const caseNames = list('cases') ?? ['hello', 'user', 'echo', 'routes']
-  for (const name of caseNames) if (name !== 'routes' && !CASES[name]) fail(`unknown case "${name}"; known: hello, user, echo, routes`)
+  const known = db ? Object.keys(DB_CASES) : ['hello', 'user', 'echo', 'routes']
+  const caseNames = list('cases') ?? known
+  for (const name of caseNames) if (!known.includes(name)) fail(`unknown case "${name}"; known: ${known.join(', ')}`)
   const routeCounts = list('routes')?.map((n) => {
     const count = Number(n)
     if (!Number.isInteger(count) || count < 1) fail(`--routes takes whole numbers of at least 1, got "${n}"`)
@@ -90,18 +104,20 @@ function options() {
   }) ?? (smoke ? [10, 1000] : ROUTE_COUNTS)
   if (values.tool && !['wrk', 'autocannon'].includes(values.tool)) fail(`--tool is wrk or autocannon, got "${values.tool}"`)
   return {
+    suite: values.suite,
     smoke,
     servers,
     caseNames,
-    routeCounts,
-    rounds: number('rounds', smoke ? 1 : 3, 1),
-    pairedRounds: number('paired-rounds', smoke ? 1 : 5, 0),
+    routeCounts: db ? [] : routeCounts,
+    poolMax: number('pool', 10, 1),
+    rounds: number('rounds', smoke ? 1 : db ? 2 : 3, 1),
+    pairedRounds: number('paired-rounds', smoke ? 1 : db ? 3 : 5, 0),
     duration: number('duration', smoke ? 1 : 5, 1),
     warmup: number('warmup', smoke ? 0 : 1, 0),
     connections: number('connections', smoke ? 16 : 64, 1),
     tool: values.tool,
     pin: !values['no-pin'],
-    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}.json`),
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}${db ? '-db' : ''}.json`),
   }
 }
 
@@ -112,7 +128,9 @@ async function main() {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
     process.once(signal, () => {
       console.error(`bench: interrupted (${signal}); stopping the servers it started`)
-      void stopAll().finally(() => process.exit(code))
+      void stopAll()
+        .then(stopDatabases)
+        .finally(() => process.exit(code))
     })
   }
   ensurePeers(log)
@@ -127,6 +145,7 @@ async function main() {
       `${pin.pinned ? 'server on core 0, load on core 1' : 'not pinned'}; load average ${loadBefore[0].toFixed(2)}`,
   )
   if (loadBefore[0] > 0.5) log('Note: the machine is busy (load average above 0.5): absolute numbers will be noisy, ratios less so.')
+  if (opts.suite === 'db') return dbMain(opts, { tool, pin, log, loadBefore })
 
   const { samples, failures, loadAverage } = await measure({ ...opts, check: opts.smoke, tool, pin, log })
   const summary = summarize(samples, opts.servers, baseline)
@@ -153,18 +172,7 @@ async function main() {
     mode: opts.smoke ? 'smoke' : 'full',
     revision: gitRevision(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage },
-    settings: {
-      tool: `${tool.name} ${tool.version}`,
-      threads: tool.name === 'wrk' ? 1 : undefined,
-      connections: opts.connections,
-      rounds: opts.rounds,
-      pairedRounds: pin.pinned ? opts.pairedRounds : 0,
-      durationSeconds: opts.duration,
-      warmupSeconds: opts.warmup,
-      pinned: pin.pinned ? { server: pin.serverCpu, load: pin.loadCpu } : false,
-      routeCounts: opts.routeCounts,
-      nodeEnv: 'production',
-    },
+    settings: { ...settingsOf(opts, tool, pin), routeCounts: opts.routeCounts },
     baseline,
     cases: Object.fromEntries(Object.entries(CASES).filter(([name]) => opts.caseNames.includes(name) || name === 'user')),
     servers: summary,
@@ -173,18 +181,66 @@ async function main() {
     failures: failures.map((f) => f.message),
     tables,
   }
-  if (opts.out) {
-    mkdirSync(dirname(opts.out), { recursive: true })
-    writeFileSync(`${opts.out}.tmp`, `${JSON.stringify(result, null, 2)}\n`)
-    renameSync(`${opts.out}.tmp`, opts.out)
-    log(`Results written to ${opts.out}`)
+  write(opts, result, log)
+  finish(opts, failures)
+}
+
+/** The settings both suites store beside their results. */
+function settingsOf(opts, tool, pin) {
+  return {
+    tool: `${tool.name} ${tool.version}`,
+    threads: tool.name === 'wrk' ? 1 : undefined,
+    connections: opts.connections,
+    rounds: opts.rounds,
+    pairedRounds: pin.pinned ? opts.pairedRounds : 0,
+    durationSeconds: opts.duration,
+    warmupSeconds: opts.warmup,
+    pinned: pin.pinned ? { server: pin.serverCpu, load: pin.loadCpu } : false,
+    nodeEnv: 'production',
   }
-  // In smoke mode every failure fails the run. In a full run a peer that breaks down (hono with 10,000
-  // routes) is a finding, reported and kept in the JSON; only Fw failing, a server that cannot start, or a paired
-  // round (its ratio judges a target) fails it.
-  const fatal = failures.filter((f) => opts.smoke || f.fatal || f.server === 'fw' || f.message.includes('failed to start') || / exited /.test(f.message))
+}
+
+function write(opts, result, log) {
+  if (!opts.out) return
+  mkdirSync(dirname(opts.out), { recursive: true })
+  writeFileSync(`${opts.out}.tmp`, `${JSON.stringify(result, null, 2)}\n`)
+  renameSync(`${opts.out}.tmp`, opts.out)
+  log(`Results written to ${opts.out}`)
+}
+
+/**
+ * Exits 1 on a fatal failure. In smoke mode every failure is fatal. In a full run a peer that breaks down
+ * (hono with 10,000 routes) is a finding, reported and kept in the JSON; only Fw failing, a server that cannot
+ * start, a wrong answer in the db suite's verification, or a paired round (its ratio judges a target) fails it.
+ */
+function finish(opts, failures) {
+  const fatal = failures.filter((f) => opts.smoke || f.fatal || f.server === 'fw' || f.server === 'fw-sqlite' || f.message.includes('failed to start') || / exited /.test(f.message))
   for (const f of failures) console.error(`${fatal.includes(f) ? 'bench' : 'note'}: ${f.message}`)
   if (fatal.length > 0) fail(`${fatal.length} failure(s): see above`)
+}
+
+/** `--suite db`: PostgreSQL started, TechEmpower's test types measured and checked, PostgreSQL stopped. */
+async function dbMain(opts, { tool, pin, log, loadBefore }) {
+  const run = await runDbSuite(opts, { tool, pin, log })
+  console.log(`\n${run.tables}\n`)
+  if (!opts.smoke && run.goals.length) console.log(`Targets:\n${formatTargets(run.goals)}\n`)
+  const result = {
+    date: new Date().toISOString(),
+    suite: 'db',
+    mode: opts.smoke ? 'smoke' : 'full',
+    revision: gitRevision(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: run.loadAverage },
+    settings: { ...settingsOf(opts, tool, pin), database: run.database },
+    cases: Object.fromEntries(opts.caseNames.map((name) => [name, DB_CASES[name]])),
+    fastestPeers: run.fastest,
+    servers: run.summary,
+    paired: run.paired,
+    targets: run.goals,
+    failures: run.failures.map((f) => f.message),
+    tables: run.tables,
+  }
+  write(opts, result, log)
+  finish(opts, run.failures)
 }
 
 main().catch((error) => fail(error instanceof BenchError ? error.message : error.stack ?? String(error)))

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -95,6 +95,100 @@ describe('npm run bench', () => {
     }
     expect(run.stdout).toContain('**Paired on one core**')
     expect(run.stdout).toContain('| Fw with 1,000 routes ÷ Fw with 10, GET /users/:id |')
+  })
+
+  it('--suite db --smoke starts PostgreSQL, verifies and loads Fw and every peer on TechEmpower\'s test types, and stops it', async () => {
+    const out = join(work, 'smoke-db.json')
+    const ours = (name: string) => name.startsWith('fw-bench-pg-') || name.startsWith('fw-bench-sqlite-')
+    const before = new Set(readdirSync('/tmp').filter(ours))
+    const run = await bench(['--suite', 'db', '--smoke', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/^PostgreSQL \d+\.\d+.* on 127\.0\.0\.1:\d+ \(data in \/tmp\/fw-bench-pg-/m)
+
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      suite: string
+      mode: string
+      failures: string[]
+      settings: { database: { postgres: string; poolMax: number } }
+      fastestPeers: Record<string, string>
+      servers: Record<string, ServerResult>
+      paired: (PairedResult & { peer: string })[]
+    }
+    expect(result).toMatchObject({ suite: 'db', mode: 'smoke', failures: [], settings: { database: { poolMax: 10 } } })
+    expect(result.settings.database.postgres).toMatch(/^\d+\.\d+/)
+    expect(Object.keys(result.servers).sort()).toEqual(['express-pg', 'fastify-kysely', 'fastify-pg', 'fw', 'fw-sqlite', 'hono-pg', 'node-http-pg'])
+    const tests = ['db', 'fortunes', 'json', 'plaintext', 'queries1', 'queries20', 'updates20']
+    for (const [id, server] of Object.entries(result.servers)) {
+      expect(Object.keys(server.cases).sort(), id).toEqual(tests)
+      for (const [key, measured] of Object.entries(server.cases)) {
+        expect(measured.requests, `${id} ${key}`).toBeGreaterThan(0)
+        expect({ errors: measured.errors, non2xx: measured.non2xx, mismatches: measured.mismatches }, `${id} ${key}`).toEqual({ errors: 0, non2xx: 0, mismatches: 0 })
+      }
+      expect(run.stdout).toContain(`| ${server.label} |`)
+    }
+    // Fw is compared with the fastest peer on pg, paired, on every database test (and with fastify + kysely on /db and /fortunes).
+    const fw = result.servers.fw!.cases
+    for (const test of tests) {
+      const peer = result.fastestPeers[test]!
+      expect(['node-http-pg', 'fastify-pg', 'fastify-kysely', 'hono-pg', 'express-pg'], test).toContain(peer)
+      expect((fw[test] as CaseResult & { rpsRatio: number }).rpsRatio, test).toBeCloseTo(fw[test]!.rps / result.servers[peer]!.cases[test]!.rps)
+    }
+    const compared = result.paired.map((pair) => pair.key.split('/')[0])
+    expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes']))
+    for (const pair of result.paired) {
+      expect(pair.rounds, pair.key).toHaveLength(1)
+      const [round] = pair.rounds
+      expect(round!.rpsA, pair.key).toBeGreaterThan(0)
+      expect(round!.rpsB, pair.key).toBeGreaterThan(0)
+      // The stored req/s are rounded, and at 20 updates a request they are small numbers: equal within rounding.
+      const rounding = round!.ratio * (0.5 / round!.rpsA + 0.5 / round!.rpsB) * 1.01
+      expect(Math.abs(round!.ratio - round!.rpsB / round!.rpsA), pair.key).toBeLessThanOrEqual(rounding)
+      expect(pair.ratio, pair.key).toBe(pair.counted ? round!.ratio : null)
+    }
+    // PostgreSQL and the SQLite file are gone.
+    expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
+  })
+
+  it('checks TechEmpower\'s answers as its verifier does: sizes, numbers as numbers, ranges, escaping, Content-Type', async () => {
+    const cases = (await import(pathToFileURL(join(root, 'bench', 'lib', 'db-cases.mjs')).href)) as {
+      DB_CASES: Record<string, { expect: { kind: string; count?: number; body?: string } }>
+      FORTUNES_HTML: string
+      wrongBody: (body: string, expect: object) => string | null
+    }
+    const process = (await import(pathToFileURL(join(root, 'bench', 'lib', 'server-process.mjs')).href)) as {
+      checkAnswer: (answer: object, testCase: object) => string | null
+    }
+    const { DB_CASES, FORTUNES_HTML, wrongBody } = cases
+    const rows = (n: number) => `[${Array.from({ length: n }, (_, i) => `{"id":${i + 1},"randomNumber":${10000 - i}}`).join(',')}]`
+    expect(wrongBody('{"id":1,"randomNumber":10000}', DB_CASES.db!.expect)).toBeNull()
+    expect(wrongBody('{"id":"1","randomNumber":5}', DB_CASES.db!.expect)).not.toBeNull()
+    expect(wrongBody('{"id":1,"randomNumber":10001}', DB_CASES.db!.expect)).not.toBeNull()
+    expect(wrongBody('{"id":0,"randomNumber":5}', DB_CASES.db!.expect)).not.toBeNull()
+    expect(wrongBody('[{"id":1,"randomNumber":5}]', DB_CASES.db!.expect)).not.toBeNull()
+    expect(wrongBody(rows(1), DB_CASES.queries1!.expect)).toBeNull()
+    expect(wrongBody(rows(20), DB_CASES.queries20!.expect)).toBeNull()
+    expect(wrongBody(rows(19), DB_CASES.queries20!.expect)).not.toBeNull()
+    expect(wrongBody(rows(20).replace('},{', '}{'), DB_CASES.queries20!.expect)).not.toBeNull()
+    expect(wrongBody('{"id":1,"randomNumber":5}', DB_CASES.queries1!.expect)).not.toBeNull()
+    // The fortunes page: the added row, sorted, every special character escaped, UTF-8 kept.
+    expect(FORTUNES_HTML).toContain('<tr><td>0</td><td>Additional fortune added at request time.</td></tr>')
+    expect(FORTUNES_HTML).toContain('<td>&lt;script&gt;alert(&quot;This should not be displayed in a browser alert box.&quot;);&lt;/script&gt;</td>')
+    expect(FORTUNES_HTML).toContain('aren&#39;t broken')
+    expect(FORTUNES_HTML).toContain('<td>フレームワークのベンチマーク</td></tr></table>')
+    expect(FORTUNES_HTML.indexOf('<td>11</td>')).toBeLessThan(FORTUNES_HTML.indexOf('<td>4</td>'))
+    expect(wrongBody(FORTUNES_HTML.replace('&lt;script&gt;', '<script>'), DB_CASES.fortunes!.expect)).not.toBeNull()
+    const answer = { status: 200, body: FORTUNES_HTML, contentType: 'text/html; charset=UTF-8' }
+    expect(process.checkAnswer(answer, DB_CASES.fortunes!)).toBeNull()
+    expect(process.checkAnswer({ ...answer, contentType: 'text/html' }, DB_CASES.fortunes!)).toMatch(/Content-Type/)
+    expect(process.checkAnswer({ status: 200, body: 'Hello, World!', contentType: 'application/json' }, DB_CASES.plaintext!)).toMatch(/Content-Type/)
+  })
+
+  it('--suite db counts the wrong answers a server gives only under load, and fails naming it', async () => {
+    const run = await bench(['--suite', 'db', '--smoke', '--servers', 'node-http-pg', '--cases', 'db', '--paired-rounds', '0', '--add', 'wrong=bench/fixtures/wrong-db-server.mjs'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^bench: round 1, wrong: single query: 0 errors, 0 non-2xx, \d+ wrong answers under load \(first: 200 \{"id":"\d+"/m)
+    expect(run.stderr).not.toMatch(/^bench: .*node-http-pg/m)
   })
 
   it('judges the req/s targets on the paired ratio, leaving out rounds that did not keep the core busy', async () => {

@@ -17,13 +17,13 @@ const IDLE_TIMEOUT_MS = 15_000
  * for a while slows them alike. A server's memory is read and it is stopped after its last case. The order of servers
  * rotates from round to round so that none always runs first or last.
  *
+ * `cases` and `plan` (the groups of cases one server process answers) default to the default suite's.
  * Resolves to `{ samples, failures }`: one sample per (round, server, measurement), and one `{ server, message }` per failure
  * (a server that would not start, a wrong answer, a load tool that failed).
  */
-export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log }) {
+export async function measure({ servers, caseNames, routeCounts, rounds, duration, warmup, connections, check, tool, pin, log, cases = CASES, plan = groups(caseNames, routeCounts) }) {
   const samples = []
   const failures = []
-  const plan = groups(caseNames, routeCounts)
   for (let round = 0; round < rounds; round++) {
     for (const group of plan) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length])
@@ -48,13 +48,13 @@ export async function measure({ servers, caseNames, routeCounts, rounds, duratio
             if (!entry.broken) await untilQuiet(running, where, failures, log)
             if (!entry.broken) {
               try {
-                const sample = await measureCase({ handle, testCase: CASES[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
+                const sample = await measureCase({ handle, testCase: cases[caseName], key: measurementKey(caseName, group.routes), where: where(server), duration, warmup, connections, check, tool, pin })
                 for (const message of sample.failures) failures.push(failure(server, message))
                 entry.broken = sample.broken
                 if (sample.result) {
                   samples.push({ round, server: server.id, ...sample.result })
                   const { result } = sample
-                  log(`  ${where(server)}: ${CASES[caseName].label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
+                  log(`  ${where(server)}: ${cases[caseName].label} ${Math.round(result.rps).toLocaleString('en-US')} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest?.toFixed(1)} µs CPU/req`)
                 }
               } catch (error) {
                 failures.push(failure(server, `${where(server)}: ${error.message}`))

@@ -17,11 +17,18 @@ export function runLoad(tool, { port, testCase, duration, connections, check, wr
     env.BENCH_BODY = testCase.requestBody ?? ''
     if (check) {
       env.BENCH_EXPECT_STATUS = String(testCase.status)
-      env.BENCH_EXPECT_BODY = testCase.body
+      env.BENCH_EXPECT_BODY = testCase.expect?.body ?? testCase.body ?? ''
+      if (testCase.expect) {
+        env.BENCH_EXPECT_KIND = testCase.expect.kind
+        env.BENCH_EXPECT_COUNT = String(testCase.expect.count ?? 1)
+        env.BENCH_EXPECT_TYPE = testCase.contentType.replace(/\s/g, '')
+      }
     }
     ;[command, args] = wrap('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '5s', '-s', join(BENCH_DIR, 'lib', 'wrk.lua'), url], 'load')
   } else {
-    const options = { url, method: testCase.method, body: testCase.requestBody, connections, duration, expectBody: check ? testCase.body : undefined }
+    if (check && testCase.expect && testCase.expect.kind !== 'exact') throw new Error(`autocannon cannot check ${testCase.label} under load: install wrk`)
+    const expectBody = check ? (testCase.expect?.body ?? testCase.body) : undefined
+    const options = { url, method: testCase.method, body: testCase.requestBody, connections, duration, expectBody }
     ;[command, args] = wrap(process.execPath, [join(BENCH_DIR, 'lib', 'autocannon-load.mjs'), JSON.stringify(options)], 'load')
   }
   return new Promise((resolve, reject) => {

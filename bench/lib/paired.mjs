@@ -67,7 +67,7 @@ export async function measurePairs({ pairs, rounds, duration, warmup, connection
   const half = Math.max(1, Math.floor(connections / 2))
   for (let round = 0; round < rounds; round++) {
     for (const pair of pairs) {
-      const testCase = CASES[pair.caseName]
+      const testCase = pair.testCase ?? CASES[pair.caseName]
       const sides = round % 2 ? [pair.b, pair.a] : [pair.a, pair.b]
       const where = (side) => `paired round ${round + 1}, ${side.server.id}${side.routes ? ` with ${side.routes} routes` : ''}`
       const handles = new Map()

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { wrongBody } from './db-cases.mjs'
 import { BENCH_DIR } from './setup.mjs'
 
 const START_TIMEOUT_MS = 60_000
@@ -49,6 +50,13 @@ export function fetchOnce(port, { method, path, requestBody }, timeoutMs = 10_00
 export function checkAnswer(answer, testCase) {
   if (answer.error) return `request failed: ${answer.error}`
   if (answer.status !== testCase.status) return `status ${answer.status}, expected ${testCase.status}`
+  if (testCase.expect) {
+    // A TechEmpower test type: its own Content-Type, and a body checked by its rules (db-cases.mjs).
+    if (!answer.contentType.toLowerCase().replace(/\s/g, '').startsWith(testCase.contentType.replace(/\s/g, ''))) {
+      return `Content-Type "${answer.contentType}", expected ${testCase.contentType}`
+    }
+    return wrongBody(answer.body, testCase.expect)
+  }
   if (!answer.contentType.startsWith('application/json')) return `Content-Type "${answer.contentType}", expected application/json`
   if (answer.body !== testCase.body) return `body ${answer.body.slice(0, 200)}, expected ${testCase.body}`
   return null
@@ -71,11 +79,13 @@ export async function problemsUnderLoad(handle, testCase, result, where) {
 }
 
 /**
- * Spawns a server (pinned by `wrap`), and times spawn → first 200 on `GET /hello`: the cold start.
+ * Spawns a server (pinned by `wrap`), and times spawn → first 200 on `GET /hello` (or the server's
+ * `readyPath`): the cold start.
  * Resolves to a handle with `rssBytes()` and `stop()`; rejects with the server's own error output when it
  * exits or stays silent.
  */
 export async function startServer(server, { routes, wrap }) {
+  const ready = { method: 'GET', path: server.readyPath ?? '/hello' }
   const port = await freePort()
   const env = { ...process.env, ...server.env, PORT: String(port), HOST: '127.0.0.1', BENCH_ROUTES: String(routes), NODE_ENV: 'production', APP_DEBUG: 'false' }
   const [command, args] = wrap(process.execPath, [resolve(BENCH_DIR, server.file)], 'server')
@@ -147,7 +157,7 @@ export async function startServer(server, { routes, wrap }) {
 
   while (performance.now() - started < START_TIMEOUT_MS) {
     if (exit) break
-    const answer = await fetchOnce(port, { method: 'GET', path: '/hello' })
+    const answer = await fetchOnce(port, ready)
     if (answer.status === 200) {
       handle.coldStartMs = performance.now() - started
       return handle
@@ -155,7 +165,7 @@ export async function startServer(server, { routes, wrap }) {
     await sleep(answer.error ? 2 : 20)
   }
   await handle.stop()
-  const reason = exit && exit.code !== null ? `exited with code ${exit.code}` : `gave no 200 on GET /hello within ${START_TIMEOUT_MS / 1000} s`
+  const reason = exit && exit.code !== null ? `exited with code ${exit.code}` : `gave no 200 on GET ${ready.path} within ${START_TIMEOUT_MS / 1000} s`
   const output = stderr.trim().split('\n').slice(-3).join(' | ')
   throw new Error(`${server.id} ${reason}${output ? `: ${output}` : ''}`)
 }

@@ -34,3 +34,22 @@ export function serverList() {
     { id: 'express', label: `express ${version('express')}`, file: 'servers/express.mjs' },
   ]
 }
+
+/**
+ * The servers of the db suite (`--suite db`), in table order, each answering TechEmpower's test types
+ * (servers/db/README.md). `driver` is what the ratios group by: Fw is compared with the fastest peer on
+ * the same database. `env` gets DATABASE_URL once the suite has started PostgreSQL.
+ */
+export function dbServerList() {
+  const runtime = version('fw-runtime', fileURLToPath(new URL('../../runtime', import.meta.url)))
+  const db = { readyPath: '/json' }
+  return [
+    { id: 'fw', label: `Fw (fw-runtime ${runtime}, kysely, pg)`, file: 'servers/fw-db/public/index.js', driver: 'pg', ...db },
+    { id: 'fw-sqlite', label: `Fw (fw-runtime ${runtime}, kysely, SQLite)`, file: 'servers/fw-db/public/index.js', driver: 'sqlite', ...db },
+    { id: 'node-http-pg', label: `node:http ${process.versions.node} + pg (bare)`, file: 'servers/db/node-http-pg.mjs', driver: 'pg', ...db },
+    { id: 'fastify-pg', label: `fastify ${version('fastify')} + pg`, file: 'servers/db/fastify-pg.mjs', driver: 'pg', ...db },
+    { id: 'fastify-kysely', label: `fastify ${version('fastify')} + kysely ${version('kysely')}`, file: 'servers/db/fastify-kysely.mjs', driver: 'pg', ...db },
+    { id: 'hono-pg', label: `hono ${version('hono')} + pg`, file: 'servers/db/hono-pg.mjs', driver: 'pg', ...db },
+    { id: 'express-pg', label: `express ${version('express')} + pg`, file: 'servers/db/express-pg.mjs', driver: 'pg', ...db },
+  ]
+}

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { userInfo } from 'node:os'
+import { join } from 'node:path'
+import { FORTUNES, WORLD_ROWS } from './db-cases.mjs'
+import { freePort } from './server-process.mjs'
+import { BenchError, ROOT_DIR } from './setup.mjs'
+
+/** The stops of the databases started and not yet stopped, for `stopDatabases`. */
+const live = new Set()
+
+/** Stops every database this process started (an interrupted run must not leave PostgreSQL behind). */
+export function stopDatabases() {
+  for (const stop of live) stop()
+}
+
+const SCHEMA = [
+  'CREATE TABLE world (id integer PRIMARY KEY, "randomNumber" integer NOT NULL)',
+  'CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL)',
+]
+
+/** Rows of `world` with a random number 1..10,000 each, as TechEmpower fills it. */
+function worldRows() {
+  return Array.from({ length: WORLD_ROWS }, (_, i) => [i + 1, 1 + Math.floor(Math.random() * WORLD_ROWS)])
+}
+
+function binary(name) {
+  for (const folder of ['/usr/local/bin', '/usr/bin']) if (existsSync(join(folder, name))) return join(folder, name)
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : []
+  for (const version of versions) {
+    const path = `/usr/lib/postgresql/${version}/bin/${name}`
+    if (existsSync(path)) return path
+  }
+  throw new BenchError(`PostgreSQL's ${name} is not installed (apt-get install -y postgresql): the db suite needs it`)
+}
+
+/**
+ * Starts a throwaway PostgreSQL for the db suite on 127.0.0.1 and a free port, data under /tmp, fsync off
+ * (the data is thrown away), pinned with `wrap` to the load generator's core, and fills `world` and `fortune`.
+ * The server binaries refuse to run as root, so as root they run as the `postgres` user.
+ * Resolves to `{ url, version, readWorld(ids), stop() }`; `stop()` stops it and removes its data.
+ */
+export async function startPostgres({ wrap, log }) {
+  const folder = mkdtempSync('/tmp/fw-bench-pg-')
+  const asRoot = userInfo().uid === 0
+  if (asRoot) {
+    const id = (flag) => Number(execFileSync('id', [flag, 'postgres']).toString())
+    chownSync(folder, id('-u'), id('-g'))
+  }
+  const run = (name, args) => {
+    const [command, rest] = asRoot ? ['runuser', ['-u', 'postgres', '--', binary(name), ...args]] : [binary(name), args]
+    return execFileSync(...wrap(command, rest, 'load'), { stdio: 'pipe' }).toString()
+  }
+  const data = join(folder, 'data')
+  const port = await freePort()
+  const stop = () => {
+    live.delete(stop)
+    try {
+      if (existsSync(join(data, 'postmaster.pid'))) run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }
+  live.add(stop)
+  try {
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
+    const settings = `-p ${port} -h 127.0.0.1 -k ${folder} -F -c synchronous_commit=off -c max_connections=100`
+    run('pg_ctl', ['-D', data, '-o', settings, '-l', join(folder, 'log'), '-w', 'start'])
+  } catch (error) {
+    stop()
+    throw new BenchError(`PostgreSQL did not start: ${String(error.stderr ?? error.message).trim().split('\n').slice(-2).join(' | ')}`)
+  }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  let client
+  try {
+    const { default: pg } = await import('pg')
+    client = new pg.Client({ connectionString: url })
+    await client.connect()
+    const version = (await client.query('SHOW server_version')).rows[0].server_version
+    for (const statement of SCHEMA) await client.query(statement)
+    const world = worldRows()
+    await client.query(`INSERT INTO world (id, "randomNumber") SELECT * FROM unnest($1::int[], $2::int[])`, [world.map((r) => r[0]), world.map((r) => r[1])])
+    await client.query('INSERT INTO fortune (id, message) SELECT * FROM unnest($1::int[], $2::text[])', [FORTUNES.map((r) => r[0]), FORTUNES.map((r) => r[1])])
+    await client.query('VACUUM ANALYZE')
+    log(`PostgreSQL ${version} on 127.0.0.1:${port} (data in ${folder}), ${WORLD_ROWS.toLocaleString('en-US')} rows of world, ${FORTUNES.length} fortunes`)
+    /** The stored random numbers of these ids, as a Map (for the check that /updates saves what it answers). */
+    const readWorld = async (ids) => {
+      const { rows } = await client.query('SELECT id, "randomNumber" FROM world WHERE id = ANY($1::int[])', [ids])
+      return new Map(rows.map((row) => [row.id, row.randomNumber]))
+    }
+    return {
+      url,
+      version,
+      readWorld,
+      async stop() {
+        await client.end().catch(() => {})
+        stop()
+      },
+    }
+  } catch (error) {
+    await client?.end().catch(() => {})
+    stop()
+    throw new BenchError(`could not fill the benchmark database: ${error.message}`)
+  }
+}
+
+/**
+ * The same two tables in a SQLite file under /tmp, for Fw on its embedded database.
+ * Returns `{ url, readWorld(ids), stop() }` (`url` is `sqlite:/tmp/…`, as `DATABASE_URL` takes it).
+ */
+export function createSqlite() {
+  const folder = mkdtempSync('/tmp/fw-bench-sqlite-')
+  const file = join(folder, 'bench.sqlite')
+  // better-sqlite3 is fw-runtime's own dependency: the one the Fw server opens the file with.
+  const Database = createRequire(join(ROOT_DIR, 'runtime', 'package.json'))('better-sqlite3')
+  const stop = () => {
+    live.delete(stop)
+    rmSync(folder, { recursive: true, force: true })
+  }
+  live.add(stop)
+  const db = new Database(file)
+  try {
+    db.pragma('journal_mode = WAL')
+    for (const statement of SCHEMA) db.exec(statement)
+    const insertWorld = db.prepare('INSERT INTO world (id, "randomNumber") VALUES (?, ?)')
+    const insertFortune = db.prepare('INSERT INTO fortune (id, message) VALUES (?, ?)')
+    db.transaction(() => {
+      for (const row of worldRows()) insertWorld.run(...row)
+      for (const row of FORTUNES) insertFortune.run(...row)
+    })()
+  } finally {
+    db.close()
+  }
+  const readWorld = async (ids) => {
+    const reader = new Database(file, { readonly: true })
+    try {
+      const rows = reader.prepare(`SELECT id, "randomNumber" FROM world WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids)
+      return new Map(rows.map((row) => [row.id, row.randomNumber]))
+    } finally {
+      reader.close()
+    }
+  }
+  return { url: `sqlite:${file}`, readWorld, stop }
+}

@@ -1,0 +1,110 @@
+import { DATABASE_TESTS, DB_CASES } from './db-cases.mjs'
+
+const int = (value) => (value == null ? '–' : Math.round(value).toLocaleString('en-US'))
+const times = (value) => (value == null ? '–' : `${value.toFixed(2)}×`)
+const ms = (value) => (value == null ? '–' : value < 10 ? value.toFixed(2) : value.toFixed(1))
+const ratio = (value, base) => (value != null && base ? value / base : null)
+
+function table(header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '--:')).join('|')}|`]
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`)
+  return lines.join('\n')
+}
+
+/**
+ * The fastest peer of each test: the server, not Fw, with the highest median req/s among those on the
+ * same driver as Fw (pg). `{ <test>: serverId }`; a test no peer answered is left out.
+ */
+export function fastestPeers(summary, servers, caseNames) {
+  const fwDriver = servers.find((server) => server.id === 'fw')?.driver ?? 'pg'
+  const peers = servers.filter((server) => !server.id.startsWith('fw') && server.driver === fwDriver && summary[server.id])
+  const fastest = {}
+  for (const name of caseNames) {
+    let best = null
+    for (const peer of peers) {
+      const rps = summary[peer.id].cases[name]?.rps
+      if (rps != null && (best === null || rps > summary[best].cases[name].rps)) best = peer.id
+    }
+    if (best) fastest[name] = best
+  }
+  return fastest
+}
+
+/** Adds to every server's result the ratios of req/s and CPU per request to the fastest peer on its driver. */
+export function addPeerRatios(summary, servers, fastest) {
+  for (const server of servers) {
+    const entry = summary[server.id]
+    if (!entry) continue
+    for (const [name, result] of Object.entries(entry.cases)) {
+      const peer = server.driver === 'pg' ? summary[fastest[name]]?.cases[name] : undefined
+      result.fastestPeer = server.driver === 'pg' ? (fastest[name] ?? null) : null
+      result.rpsRatio = ratio(result.rps, peer?.rps)
+      result.cpuRatio = ratio(result.cpuUsPerRequest, peer?.cpuUsPerRequest)
+      result.p99Ratio = ratio(result.p99Ms, peer?.p99Ms)
+    }
+  }
+}
+
+/**
+ * The paired comparisons of the db suite: on every database test Fw against the fastest peer on pg, and
+ * on /db and /fortunes also against fastify with kysely (the same query layer) when that is not the fastest.
+ */
+export function dbComparisons(servers, caseNames, fastest) {
+  const fw = servers.find((server) => server.id === 'fw')
+  if (!fw) return []
+  const byId = (id) => servers.find((server) => server.id === id)
+  const list = []
+  for (const name of DATABASE_TESTS.filter((n) => caseNames.includes(n))) {
+    const others = [fastest[name], ...(['db', 'fortunes'].includes(name) ? ['fastify-kysely'] : [])]
+    for (const id of new Set(others.filter((other) => other && byId(other)))) {
+      const peer = byId(id)
+      list.push({ key: `${name}/${id}`, caseName: name, testCase: DB_CASES[name], peer: id, label: `Fw ÷ ${peer.label}, ${DB_CASES[name].path}`, a: { server: peer, routes: 0 }, b: { server: fw, routes: 0 } })
+    }
+  }
+  return list
+}
+
+/** The issue's targets: Fw ≥ 0.90× the fastest pg peer on every database test and ≥ 0.95× fastify + kysely, paired. */
+export function dbTargets(summary, fastest, pairs) {
+  const fw = summary.fw
+  if (!fw) return []
+  const list = []
+  for (const pair of pairs) {
+    const name = pair.key.split('/')[0]
+    const alone = ratio(fw.cases[name]?.rps, summary[pair.peer]?.cases[name]?.rps)
+    const bound = pair.peer === 'fastify-kysely' && fastest[name] !== 'fastify-kysely' ? 0.95 : 0.9
+    const value = pair.ratio ?? alone
+    const title = `${pair.label}${pair.peer === fastest[name] ? ' (the fastest peer)' : ''}`
+    list.push({ name: title, value, method: pair.ratio == null ? 'alone' : 'paired', alone, target: `>= ${bound.toFixed(2)}`, met: value == null ? null : value >= bound })
+  }
+  const problems = Object.values(fw.cases).reduce((sum, c) => sum + c.errors + c.non2xx + c.mismatches, 0)
+  list.push({ name: 'Fw errors, non-2xx and wrong answers under load', value: Object.keys(fw.cases).length ? problems : null, target: '0', met: Object.keys(fw.cases).length ? problems === 0 : null })
+  return list
+}
+
+/** The db suite's results as Markdown: one table per test, then start and memory. */
+export function formatDbTables(summary, servers, caseNames, fastest) {
+  const parts = []
+  const shown = servers.filter((server) => summary[server.id])
+  for (const name of caseNames) {
+    const testCase = DB_CASES[name]
+    const peer = servers.find((server) => server.id === fastest[name])
+    const rows = shown
+      .filter((server) => summary[server.id].cases[name])
+      .map((server) => {
+        const c = summary[server.id].cases[name]
+        return [server.label, int(c.rps), times(c.rpsRatio), ms(c.p99Ms), ms(c.cpuUsPerRequest), times(c.cpuRatio), int(c.errors), int(c.non2xx), int(c.mismatches)]
+      })
+    if (!rows.length) continue
+    const header = ['server', 'req/s', '× fastest', 'p99 ms', 'CPU µs/req', '× fastest', 'errors', 'non-2xx', 'wrong answers']
+    const title = `**${testCase.label}: GET ${testCase.path}**${peer ? ` (fastest peer on pg: ${peer.label})` : ''}`
+    parts.push(`${title}\n\n${table(header, rows)}`)
+  }
+  const rows = shown.map((server) => {
+    const entry = summary[server.id]
+    const rss = entry.rssBytes['0']
+    return [server.label, ms(entry.coldStartMs['0']), rss ? (rss / 2 ** 20).toFixed(1) : '–']
+  })
+  parts.push(`**Start and memory**\n\n${table(['server', 'cold start ms', 'RSS after load MB'], rows)}`)
+  return parts.join('\n\n')
+}

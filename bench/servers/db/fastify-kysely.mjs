@@ -1,0 +1,27 @@
+// fastify 5 with kysely on a pg pool: the same query layer as Fw, without Fw. Logger off.
+import Fastify from 'fastify'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { fortunesPage, queryCount, randomId } from './tfb.mjs'
+
+const db = new Kysely({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) }) }),
+})
+const world = () => db.selectFrom('world').select(['id', 'randomNumber']).where('id', '=', randomId()).executeTakeFirstOrThrow()
+const worlds = (count) => Promise.all(Array.from({ length: count }, world))
+
+const app = Fastify({ logger: false })
+app.get('/json', async () => ({ message: 'Hello, World!' }))
+app.get('/plaintext', async (request, reply) => reply.type('text/plain').send('Hello, World!'))
+app.get('/db', () => world())
+app.get('/queries', (request) => worlds(queryCount(request.query.queries)))
+app.get('/updates', async (request) => {
+  const rows = await worlds(queryCount(request.query.queries))
+  for (const row of rows) row.randomNumber = randomId()
+  await Promise.all(rows.map((row) => db.updateTable('world').set({ randomNumber: row.randomNumber }).where('id', '=', row.id).execute()))
+  return rows
+})
+app.get('/fortunes', async (request, reply) =>
+  reply.type('text/html; charset=utf-8').send(fortunesPage(await db.selectFrom('fortune').select(['id', 'message']).execute())),
+)
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

@@ -1,0 +1,37 @@
+// App/Controllers/WorldController.ts, compiled: TechEmpower's /db, /queries and /updates on the `world` table,
+// with the database injected as the README shows (`constructor({ db }: Cradle)`).
+import { Response } from 'fw-runtime';
+const randomId = () => 1 + Math.floor(Math.random() * 10000);
+/** TechEmpower's rule: missing, not a number or below 1 is 1; above 500 is 500. */
+function queryCount(value) {
+    const n = Number.parseInt(value ?? '', 10);
+    return Number.isNaN(n) || n < 1 ? 1 : n > 500 ? 500 : n;
+}
+export class WorldController {
+    db;
+    constructor({ db }) {
+        this.db = db;
+    }
+    /** GET /db: one random row. */
+    async show() {
+        return Response.json(await this.find(randomId()));
+    }
+    /** GET /queries?queries=N: N random rows, one query each. */
+    async index(request) {
+        return Response.json(await this.random(queryCount(request.get('queries'))));
+    }
+    /** GET /updates?queries=N: N random rows, each given a new random number and saved. */
+    async update(request) {
+        const worlds = await this.random(queryCount(request.get('queries')));
+        for (const world of worlds)
+            world.randomNumber = randomId();
+        await Promise.all(worlds.map((world) => this.db.updateTable('world').set({ randomNumber: world.randomNumber }).where('id', '=', world.id).execute()));
+        return Response.json(worlds);
+    }
+    random(count) {
+        return Promise.all(Array.from({ length: count }, () => this.find(randomId())));
+    }
+    find(id) {
+        return this.db.selectFrom('world').select(['id', 'randomNumber']).where('id', '=', id).executeTakeFirstOrThrow();
+    }
+}
