@@ -8,6 +8,8 @@ export interface CommandInput {
   positionals: string[]
   /** The application's root folder (where its package.json is). */
   cwd: string
+  /** `--verbose` was given: print stacks with errors. */
+  verbose?: boolean
 }
 
 /**

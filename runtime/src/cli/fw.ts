@@ -91,7 +91,7 @@ async function main(args: string[]): Promise<number> {
     return 1
   }
   try {
-    return (await command.run({ values: parsed.values as CommandInput['values'], positionals: parsed.positionals, cwd })) ?? 0
+    return (await command.run({ values: parsed.values as CommandInput['values'], positionals: parsed.positionals, cwd, verbose })) ?? 0
   } catch (error) {
     if (error instanceof CommandError) {
       console.error(error.message)

@@ -35,12 +35,12 @@ async function withMigrator<T>(command: string, cwd: string, work: (migrator: Mi
 }
 
 /** Prints what a run did; a failure becomes one line and exit code 1. */
-function report(run: MigrationRun, nothing: string): number {
+function report(run: MigrationRun, nothing: string, verbose = false): number {
   for (const result of run.results) {
     console.log(`${result.direction === 'up' ? 'Migrated' : 'Rolled back'}  ${result.name}  (${Math.round(result.ms)} ms)`)
   }
   if (run.error) {
-    const cause = run.error.cause instanceof Error && run.error.cause.stack && process.env.APP_DEBUG === 'true' ? `\n${run.error.cause.stack}` : ''
+    const cause = verbose && run.error.cause instanceof Error && run.error.cause.stack ? `\n${run.error.cause.stack}` : ''
     console.error(`Migration failed: ${run.error.message}${cause}`)
     return 1
   }
@@ -63,8 +63,8 @@ export const migrate: Command = {
   summary: 'Run the pending migrations as one batch',
   usage: 'migrate',
   details: ['Each migration runs in its own transaction; a failing one is not recorded and stops the run.'],
-  async run({ cwd }) {
-    return withMigrator('migrate', cwd, async (migrator) => report(await migrator.migrate(), 'Nothing to migrate.'))
+  async run({ cwd, verbose }) {
+    return withMigrator('migrate', cwd, async (migrator) => report(await migrator.migrate(), 'Nothing to migrate.', verbose))
   },
 }
 
@@ -75,7 +75,7 @@ export const migrateRollback: Command = {
   options: { step: { type: 'string' } },
   async run(input) {
     const count = steps(input)
-    return withMigrator('migrate:rollback', input.cwd, async (migrator) => report(await migrator.rollback({ steps: count }), 'Nothing to roll back.'))
+    return withMigrator('migrate:rollback', input.cwd, async (migrator) => report(await migrator.rollback({ steps: count }), 'Nothing to roll back.', input.verbose))
   },
 }
 
@@ -119,7 +119,7 @@ export const migrateReset: Command = {
         const ran = (await migrator.status({ readOnly: true })).filter((migration) => migration.batch !== undefined).map((migration) => migration.name)
         refuseInProduction(input, 'migrate:reset', `rolls back every migration of ${databaseName(process.env.DATABASE_URL)} (${ran.length}: ${list(ran.reverse())}), dropping what they created`)
       }
-      return report(await migrator.reset(), 'Nothing to roll back.')
+      return report(await migrator.reset(), 'Nothing to roll back.', input.verbose)
     })
   },
 }
@@ -141,7 +141,7 @@ export const migrateFresh: Command = {
         refuseInProduction(input, 'migrate:fresh', `drops every table and view of ${databaseName(process.env.DATABASE_URL)} (${tables.length}: ${list(tables)}) with their data, then runs every migration`)
         console.log(`Dropping ${tables.length} tables and views: ${list(tables)}`)
       }
-      const code = report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.')
+      const code = report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.', input.verbose)
       if (code === 0 && input.values.seed === true) await (await import('./seed.js')).seed(db, input.cwd)
       return code
     })

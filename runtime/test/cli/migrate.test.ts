@@ -127,6 +127,11 @@ function migrateStatusRollback(getUrl: () => string | undefined) {
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/^Migrated  \d+_create_first_table  \(\d+ ms\)\n$/)
     expect(result.stderr).toMatch(/^Migration failed: \d+_create_broken_table: .*no_such_table.*\n$/)
+    // The cause's stack only with --verbose, never because of APP_DEBUG.
+    const debug = await app.fw(['migrate'], { ...env(), APP_DEBUG: 'true' })
+    expect(debug.stderr.trim().split('\n')).toHaveLength(1)
+    const verbose = await app.fw(['migrate', '--verbose'], env())
+    expect(verbose.stderr).toMatch(/^Migration failed: \d+_create_broken_table: .*no_such_table.*\n\S*error: .*\n\s+at /i)
     const tables = await tablesOf(app, getUrl())
     expect(tables).toContain('first')
     expect(tables).not.toContain('broken')
