@@ -138,6 +138,31 @@ async function waitFor(check: () => boolean, what: string, output: () => string)
   throw new Error(`Timed out waiting for ${what}; output:\n${output()}`)
 }
 
+
+/**
+ * Starts the app, keeps 8 kept-alive connections busy, sends SIGTERM while a slow request is in flight, and
+ * checks that nothing was reset, the slow answer came with Connection: close, and the process exited 0.
+ */
+async function sigtermUnderKeepAlive(args: string[]): Promise<void> {
+  const { child, port, output } = await launch(args)
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+  try {
+    const traffic = load(port, '/', 8, agent, true)
+    await waitFor(() => traffic.answered() > 200, 'keep-alive load', output)
+    const slow = get(port, '/slow', false)
+    await waitFor(() => output().includes('slow request started'), 'the slow request', output)
+    child.kill('SIGTERM')
+    const [code] = (await once(child, 'exit')) as [number]
+    await traffic.stop()
+
+    expect(await slow).toEqual({ status: 200, connection: 'close', body: '{"finished":true}' })
+    expect(traffic.errors).toEqual([])
+    expect(code).toBe(0)
+  } finally {
+    agent.destroy()
+  }
+}
+
 describe('fw start', () => {
   it('refuses a build that is not there and a bad --workers, in one line', async () => {
     expect(await app.fw(['start', '--workers=two'])).toMatchObject({
@@ -192,25 +217,8 @@ describe('fw start', () => {
     expect([...traffic.pids].filter((pid) => before.has(pid))).toEqual([])
   })
 
-  it('on SIGTERM under keep-alive load resets nothing: answers in flight say Connection: close, and it exits 0', async () => {
-    const { child, port, output } = await launch([FW, 'start', '--workers=2'])
-    const agent = new Agent({ keepAlive: true, maxSockets: 8 })
-    try {
-      const traffic = load(port, '/', 8, agent, true)
-      await waitFor(() => traffic.answered() > 200, 'keep-alive load', output)
-      const slow = get(port, '/slow', false)
-      await waitFor(() => output().includes('slow request started'), 'the slow request', output)
-      child.kill('SIGTERM')
-      const [code] = (await once(child, 'exit')) as [number]
-      await traffic.stop()
-
-      expect(await slow).toEqual({ status: 200, connection: 'close', body: '{"finished":true}' })
-      expect(traffic.errors).toEqual([])
-      expect(code).toBe(0)
-    } finally {
-      agent.destroy()
-    }
-  })
+  it('on SIGTERM under keep-alive load resets nothing: answers in flight say Connection: close, and it exits 0', () =>
+    sigtermUnderKeepAlive([FW, 'start', '--workers=2']))
 })
 
 describe('the built app outside fw start', () => {
@@ -233,25 +241,7 @@ describe('the built app outside fw start', () => {
     ])
   })
 
-  it('on SIGTERM under keep-alive load resets nothing and exits 0', async () => {
-    const { child, port, output } = await launch(['dist/public/index.js'])
-    const agent = new Agent({ keepAlive: true, maxSockets: 8 })
-    try {
-      const traffic = load(port, '/', 8, agent, true)
-      await waitFor(() => traffic.answered() > 200, 'keep-alive load', output)
-      const slow = get(port, '/slow', false)
-      await waitFor(() => output().includes('slow request started'), 'the slow request', output)
-      child.kill('SIGTERM')
-      const [code] = (await once(child, 'exit')) as [number]
-      await traffic.stop()
-
-      expect(await slow).toEqual({ status: 200, connection: 'close', body: '{"finished":true}' })
-      expect(traffic.errors).toEqual([])
-      expect(code).toBe(0)
-    } finally {
-      agent.destroy()
-    }
-  })
+  it('on SIGTERM under keep-alive load resets nothing and exits 0', () => sigtermUnderKeepAlive(['dist/public/index.js']))
 
   it('an error thrown in a timer is logged, the request in flight finishes, and the process exits 1', async () => {
     const { child, port, output } = await launch(['dist/public/index.js'])
