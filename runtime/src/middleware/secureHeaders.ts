@@ -1,3 +1,5 @@
+import type { Request } from '../http/Request.js'
+import type { Response } from '../http/Response.js'
 import type { Middleware } from '../routing/RouteDefinition.js'
 
 export interface SecureHeadersOptions {
@@ -9,34 +11,53 @@ export interface SecureHeadersOptions {
   hsts?: string | false
 }
 
+/** Adds the page headers to a response that has none of its own; the router runs one on every HTML response. */
+export type PageHeaders = (response: Response, request: Request) => void
+
+/** Whether a response is an HTML page: the only kind a browser frames or renders as a document. */
+export function isHtml(response: Response): boolean {
+  return response.getHeader('Content-Type')?.startsWith('text/html') === true
+}
+
 /**
- * Security headers for pages: on every HTML response it adds `X-Content-Type-Options: nosniff`, framing rules
- * (`Content-Security-Policy: frame-ancestors 'none'` and `X-Frame-Options: DENY`), a `Referrer-Policy`, and over
- * https `Strict-Transport-Security`. A header the handler set itself is left as it is; JSON and other
- * responses only get `nosniff`.
+ * The headers an HTML page needs: `X-Content-Type-Options: nosniff`, framing rules
+ * (`Content-Security-Policy: frame-ancestors 'none'` and `X-Frame-Options: DENY`), a `Referrer-Policy`,
+ * and over https `Strict-Transport-Security`. A header the response already has is left as it is.
+ */
+export function pageHeaders(options: SecureHeadersOptions = {}): PageHeaders {
+  const ancestors = options.frameAncestors ?? 'none'
+  const defaults: [string, string][] = [
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Content-Security-Policy', `frame-ancestors '${ancestors}'`],
+    ['X-Frame-Options', ancestors === 'none' ? 'DENY' : 'SAMEORIGIN'],
+    ['Referrer-Policy', options.referrerPolicy ?? 'strict-origin-when-cross-origin'],
+  ]
+  const hsts = options.hsts ?? 'max-age=31536000; includeSubDomains'
+  return (response, request) => {
+    for (const [name, value] of defaults) if (!response.hasHeader(name)) response.setHeader(name, value)
+    if (hsts && request.secure() && !response.hasHeader('Strict-Transport-Security')) {
+      response.setHeader('Strict-Transport-Security', hsts)
+    }
+  }
+}
+
+/**
+ * Security headers as middleware, for options of your own on some routes: HTML responses get the page
+ * headers (see `pageHeaders`), every other response `X-Content-Type-Options: nosniff`. The router already
+ * gives every HTML response the defaults (`router.secureHeaders(options)` changes them for the whole
+ * application, `false` turns them off).
  *
  * @example
  * ```ts
- * router.use(secureHeaders())
+ * Route.group({ middleware: [secureHeaders({ frameAncestors: 'self' })] }, () => { … })
  * ```
  */
 export function secureHeaders(options: SecureHeadersOptions = {}): Middleware {
-  const ancestors = options.frameAncestors ?? 'none'
-  const frameOptions = ancestors === 'none' ? 'DENY' : 'SAMEORIGIN'
-  const referrer = options.referrerPolicy ?? 'strict-origin-when-cross-origin'
-  const hsts = options.hsts ?? 'max-age=31536000; includeSubDomains'
-
+  const addPageHeaders = pageHeaders(options)
   return async (request, next) => {
     const response = await next()
-    const add = (name: string, value: string) => {
-      if (!response.hasHeader(name)) response.setHeader(name, value)
-    }
-    add('X-Content-Type-Options', 'nosniff')
-    if (!(response.getHeader('Content-Type') ?? '').startsWith('text/html')) return response
-    add('Content-Security-Policy', `frame-ancestors '${ancestors}'`)
-    add('X-Frame-Options', frameOptions)
-    add('Referrer-Policy', referrer)
-    if (hsts && request.secure()) add('Strict-Transport-Security', hsts)
+    if (isHtml(response)) addPageHeaders(response, request)
+    else if (!response.hasHeader('X-Content-Type-Options')) response.setHeader('X-Content-Type-Options', 'nosniff')
     return response
   }
 }

@@ -5,6 +5,7 @@ import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
+import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
@@ -82,6 +83,8 @@ export class Router {
   private readonly groups: GroupOptions[] = []
   private fallbackRoute: RouteDefinition | undefined
   private errorHook: ErrorHandler | undefined
+  /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
+  private addPageHeaders: PageHeaders | undefined = pageHeaders()
   /** The global middleware, resolved; undefined until compiled. */
   private globalLayers: Middleware[] | undefined
   /** The fallback route, or a 404, inside the global middleware. */
@@ -225,6 +228,24 @@ export class Router {
     return this
   }
 
+  /**
+   * The security headers of every HTML response (error pages and static `.html` files included):
+   * `X-Content-Type-Options: nosniff`, `Content-Security-Policy: frame-ancestors 'none'` with
+   * `X-Frame-Options: DENY`, `Referrer-Policy: strict-origin-when-cross-origin`, and HSTS over https. They
+   * are on by default; a header the response sets itself wins. JSON and other responses are left alone.
+   *
+   * @example
+   * ```ts
+   * router.secureHeaders({ frameAncestors: 'self' })   // pages may be framed by the same origin
+   * router.secureHeaders(false)                        // none at all
+   * ```
+   */
+  secureHeaders(options: SecureHeadersOptions | false): this {
+    this.assertOpen('the secure headers')
+    this.addPageHeaders = options === false ? undefined : pageHeaders(options)
+    return this
+  }
+
   /** Every registered route, in registration order (for `fw route:list`). */
   getRoutes(): readonly RouteDefinition[] {
     return this.definitions
@@ -316,14 +337,20 @@ export class Router {
         result = route.pipeline!(request, match!.values)
       }
     } catch (error) {
-      return Promise.resolve(this.renderError(error, request))
+      return Promise.resolve(this.finish(this.renderError(error, request), request))
     }
     return this.answer(result, request)
   }
 
   private answer(result: Response | Promise<Response>, request: Request): Promise<Response> {
-    if (result instanceof Response) return Promise.resolve(result)
+    if (result instanceof Response) return Promise.resolve(this.finish(result, request))
     return this.awaitAnswer(result, request)
+  }
+
+  /** The last touch before a response leaves: an HTML page gets the secure headers. */
+  private finish(response: Response, request: Request): Response {
+    if (this.addPageHeaders !== undefined && isHtml(response)) this.addPageHeaders(response, request)
+    return response
   }
 
   /** The route for the method at a matched path, if its constraints accept the values. */
@@ -336,20 +363,21 @@ export class Router {
 
   /** Waits for an asynchronous answer, rendering a rejection, and answers 503 when `handlerTimeout` passes first. */
   private awaitAnswer(result: Promise<Response>, request: Request): Promise<Response> {
-    const render = (error: unknown) => this.renderError(error, request)
-    if (this.handlerTimeout === 0) return result.then(undefined, render)
+    const finish = (response: Response) => this.finish(response, request)
+    const render = (error: unknown) => this.finish(this.renderError(error, request), request)
+    if (this.handlerTimeout === 0) return result.then(finish, render)
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         const route = request.route()
         this.logger.error(
           `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
         )
-        resolve(this.renderError(new HttpError(503, 'Service Unavailable'), request))
+        resolve(render(new HttpError(503, 'Service Unavailable')))
       }, this.handlerTimeout)
       result.then(
         (response) => {
           clearTimeout(timer)
-          resolve(response)
+          resolve(finish(response))
         },
         (error: unknown) => {
           clearTimeout(timer)

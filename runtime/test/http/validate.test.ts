@@ -5,8 +5,7 @@ import { Container } from '../../src/container/Container.js'
 import { Response } from '../../src/http/Response.js'
 import { ValidationError } from '../../src/http/ValidationError.js'
 import { Router } from '../../src/routing/Router.js'
-import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, readJson, servers } from '../support/servers.js'
+import { readJson, transports, type OpenApp } from '../support/servers.js'
 
 const zodTask = z.object({
   title: z.string().default('Untitled'),
@@ -16,8 +15,8 @@ const zodTask = z.object({
 const valibotTask = v.object({ title: v.optional(v.string(), 'Untitled'), tags: v.optional(v.array(v.string()), []) })
 const taken = z.object({ email: z.email() }).refine(async (value) => value.email !== 'taken@example.com', { message: 'The email has already been taken.', path: ['email'] })
 
-describe.each(servers)('request.validate on $name', ({ start }) => {
-  let server: RunningServer
+describe.each(transports)('request.validate on $name', ({ open: openApp }) => {
+  let server: OpenApp
 
   beforeAll(async () => {
     const router = new Router(new Container())
@@ -31,12 +30,12 @@ describe.each(servers)('request.validate on $name', ({ start }) => {
     router.post('/own', () => {
       throw new ValidationError({ code: ['That code has expired.'] })
     })
-    server = await listenOn(start, router)
+    server = await openApp(router)
   })
   afterAll(() => server.close())
 
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    server.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
   it('returns the typed output of a zod 4 schema, defaults included', async () => {
     const response = await post('/zod', { title: 'write docs' })

@@ -2,6 +2,7 @@ import type { Router } from '../../src/routing/Router.js'
 import type { RunningServer, ServeOptions } from '../../src/server/listen.js'
 import { serve } from '../../src/server/serve.js'
 import { serveNode } from '../../src/server/serveNode.js'
+import { testClient } from '../../src/testing/TestClient.js'
 
 /**
  * Both servers, so that one table of HTTP cases runs against each:
@@ -23,3 +24,30 @@ export function listenOn(start: StartServer, router: Router, options: ServeOptio
 export async function readJson(res: globalThis.Response): Promise<any> {
   return res.json()
 }
+
+/** An application opened for requests: `fetch(path, init)` as the global fetch takes it, and `close()`. */
+export interface OpenApp {
+  fetch(path: string, init?: RequestInit): Promise<globalThis.Response>
+  close(): Promise<void>
+}
+
+/**
+ * The two servers over a real socket, and the in-process test client, so that one table of cases proves
+ * that `fw-runtime/testing` answers as the servers do: `describe.each(transports)('$name', ({ open }) => …)`.
+ */
+export const transports = [
+  ...servers.map(({ name, start }) => ({
+    name,
+    async open(router: Router): Promise<OpenApp> {
+      const server = await listenOn(start, router)
+      return { fetch: (path, init) => fetch(`${server.url}${path}`, init), close: () => server.close() }
+    },
+  })),
+  {
+    name: 'testClient (in process)',
+    async open(router: Router): Promise<OpenApp> {
+      const client = testClient(router)
+      return { fetch: (path, init) => client.fetch(path, init), close: async () => {} }
+    },
+  },
+]
