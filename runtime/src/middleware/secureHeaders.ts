@@ -16,7 +16,7 @@ export type PageHeaders = (response: Response, request: Request) => void
 
 /** Whether a response is an HTML page: the only kind a browser frames or renders as a document. */
 export function isHtml(response: Response): boolean {
-  return response.getHeader('Content-Type')?.startsWith('text/html') === true
+  return response.getHeader('content-type')?.startsWith('text/html') === true
 }
 
 /**
