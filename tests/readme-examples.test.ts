@@ -1,5 +1,5 @@
 // The README's "Everyday tools" examples, taken from README.md as they are written, in a new application:
-// routes from its blocks, its middleware in public/index.ts, its test-client block as a test, then the server
+// routes from its blocks, its middleware in bootstrap/app.ts, its test-client block as a test, then the server
 // answering as the README says.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -33,12 +33,17 @@ const blocks = readmeBlocks('### Everyday tools')
 beforeAll(async () => {
   expect(blocks).toHaveLength(4)
   const [validation, sessions, middleware, testing] = blocks.map(split) as [ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>]
-  app = await installedApp({ template: 'minimal' })
-  await app.runOk('npm', ['install', 'zod@^4'])
-
+  // A new api app: it has zod already, and its own POST /api/tasks, so the README's route goes under /readme.
+  app = await installedApp({ template: 'api' })
   writeFileSync(
     join(app.dir, 'routes/examples.ts'),
-    ["import { html, Response, Route } from 'fw-runtime'", validation.imports, sessions.imports, validation.body, sessions.body].join('\n'),
+    [
+      "import { html, Response, Route } from 'fw-runtime'",
+      validation.imports,
+      sessions.imports,
+      `Route.group({ prefix: '/readme' }, () => {\n${validation.body}\n})`,
+      sessions.body,
+    ].join('\n'),
   )
   writeFileSync(join(app.dir, 'routes/web.ts'), `${readFileSync(join(app.dir, 'routes/web.ts'), 'utf8')}import './examples.js'\n`)
   // The middleware block goes where the README says: configure() in bootstrap/app.ts.
@@ -63,10 +68,12 @@ describe('README "Everyday tools", as written', () => {
     expect(tests).toMatch(/Tests +1 passed/)
   })
 
-  it('validation: the 422 body the README shows', async () => {
-    const response = await fetch(`${server.url}/api/tasks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"title": 42}' })
+  it('validation: the 422 body the README shows, from its example and from the api starter\'s own /api/tasks', async () => {
     const comment = /→ 422 (\{.*\})/.exec(blocks[0]!)![1]!
-    expect([response.status, await response.text()]).toEqual([422, comment])
+    for (const path of ['/readme/api/tasks', '/api/tasks']) {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"title": 42}' })
+      expect([path, response.status, await response.text()]).toEqual([path, 422, comment])
+    }
   })
 
   it('sessions and CSRF: the form round trip, and 419 without the token', async () => {
