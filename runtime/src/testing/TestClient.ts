@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
-import { Request } from '../http/Request.js'
+import { Request, type CaptureOptions } from '../http/Request.js'
 import type { Response } from '../http/Response.js'
 import type { Router } from '../routing/Router.js'
 import { FileResponse } from '../static/FileResponse.js'
@@ -20,8 +20,8 @@ import { FileResponse } from '../static/FileResponse.js'
  * expect((await response.json()).task.title).toBe('Write tests')
  * ```
  */
-export function testClient(router: Router): TestClient {
-  return new TestClient(router)
+export function testClient(router: Router, options: CaptureOptions = {}): TestClient {
+  return new TestClient(router, options)
 }
 
 /** A standard `Response`, with `json()` typed loosely for assertions: `(await response.json()).task.title`. */
@@ -32,7 +32,11 @@ export class TestClient {
   /** Cookies set by the application, sent with every later request that sets no Cookie header of its own. */
   readonly cookies = new Map<string, string>()
 
-  constructor(private readonly router: Router) {}
+  /** `options.bodyLimit`: the largest body read, as the server's option of that name (default 1 MiB). */
+  constructor(
+    private readonly router: Router,
+    private readonly options: CaptureOptions = {},
+  ) {}
 
   get(path: string, init: RequestInit = {}): Promise<TestResponse> {
     return this.fetch(path, { ...init, method: 'GET' })
@@ -72,7 +76,7 @@ export class TestClient {
     const body = web.body ? Buffer.from(await web.arrayBuffer()) : undefined
     if (body !== undefined) headers['content-length'] = String(body.length)
 
-    const request = await Request.capture(incomingMessage(web.method, path, headers, body))
+    const request = await Request.capture(incomingMessage(web.method, path, headers, body), this.options)
     const response = await this.router.dispatch(request)
     this.keepCookies(response)
     return toWebResponse(response, web.method === 'HEAD')

@@ -3,8 +3,7 @@ import { Container } from '../../src/container/Container.js'
 import { HttpError } from '../../src/http/HttpError.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
-import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, servers } from '../support/servers.js'
+import { transports, type OpenApp } from '../support/servers.js'
 
 const BROWSER = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
 
@@ -24,14 +23,14 @@ function app(debug: boolean): Router {
   return router
 }
 
-describe.each(servers)('error pages on $name', ({ start }) => {
-  let server: RunningServer
-  let debugServer: RunningServer
+describe.each(transports)('error pages on $name', ({ open: openApp }) => {
+  let server: OpenApp
+  let debugServer: OpenApp
 
   beforeAll(async () => {
     process.env.APP_KEY ??= 'base64:' + Buffer.alloc(32, 5).toString('base64')
-    server = await listenOn(start, app(false))
-    debugServer = await listenOn(start, app(true))
+    server = await openApp(app(false))
+    debugServer = await openApp(app(true))
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
   })
   afterAll(async () => {
@@ -47,7 +46,7 @@ describe.each(servers)('error pages on $name', ({ start }) => {
     ['GET', '/slow-down', 429, 'Too Many Requests', 'wait a moment'],
     ['GET', '/broken', 500, 'Internal Server Error', 'went wrong on our side'],
   ])('a browser gets an HTML page for %s %s (%i)', async (method, path, status, title, sentence) => {
-    const response = await fetch(server.url + path, { method, headers: BROWSER })
+    const response = await server.fetch(path, { method, headers: BROWSER })
     const page = await response.text()
     expect([response.status, response.headers.get('content-type')]).toEqual([status, 'text/html; charset=utf-8'])
     expect(page).toContain(`<title>${status} ${title}</title>`)
@@ -56,20 +55,20 @@ describe.each(servers)('error pages on $name', ({ start }) => {
   })
 
   it('keeps the error headers on the page, and shows an application 4xx message escaped', async () => {
-    expect((await fetch(`${server.url}/slow-down`, { headers: BROWSER })).headers.get('retry-after')).toBe('30')
-    expect((await fetch(`${server.url}/page`, { method: 'DELETE', headers: BROWSER })).headers.get('allow')).toBe('GET, HEAD, OPTIONS')
-    expect(await (await fetch(`${server.url}/teapot`, { headers: BROWSER })).text()).toContain('This server brews &lt;tea&gt; only')
+    expect((await server.fetch('/slow-down', { headers: BROWSER })).headers.get('retry-after')).toBe('30')
+    expect((await server.fetch('/page', { method: 'DELETE', headers: BROWSER })).headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+    expect(await (await server.fetch('/teapot', { headers: BROWSER })).text()).toContain('This server brews &lt;tea&gt; only')
   })
 
   it('gives any other client the JSON error body', async () => {
     for (const accept of ['application/json', '*/*', 'text/html, application/json']) {
-      const response = await fetch(`${server.url}/nowhere`, { headers: { Accept: accept } })
+      const response = await server.fetch('/nowhere', { headers: { Accept: accept } })
       expect([response.status, await response.json()]).toEqual([404, { error: 'Not Found' }])
     }
   })
 
   it('with debug on, shows the message, the stack and the request, without credential headers', async () => {
-    const response = await fetch(`${debugServer.url}/broken?x=1`, { headers: { ...BROWSER, Cookie: 'fw_session=secret-cookie', 'X-Trace': 'abc' } })
+    const response = await debugServer.fetch('/broken?x=1', { headers: { ...BROWSER, Cookie: 'fw_session=secret-cookie', 'X-Trace': 'abc' } })
     const page = await response.text()
     expect(response.status).toBe(500)
     expect(page).toContain('Error: database password is hunter2')

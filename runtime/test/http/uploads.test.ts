@@ -5,16 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
-import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, readJson, servers } from '../support/servers.js'
+import { readJson, transports, type OpenApp } from '../support/servers.js'
 
 // Bytes that are not valid UTF-8 must survive untouched.
 const IMAGE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28])
 const storage = mkdtempSync(join(tmpdir(), 'fw-uploads-'))
 afterAll(() => rmSync(storage, { recursive: true, force: true }))
 
-describe.each(servers)('uploads and binary bodies on $name', ({ start }) => {
-  let server: RunningServer
+describe.each(transports)('uploads and binary bodies on $name', ({ open: openApp }) => {
+  let server: OpenApp
 
   beforeAll(async () => {
     const router = new Router(new Container())
@@ -31,7 +30,7 @@ describe.each(servers)('uploads and binary bodies on $name', ({ start }) => {
       }, 201)
     })
     router.post('/raw', (request) => Response.json({ hex: request.buffer().toString('hex'), length: request.buffer().length }))
-    server = await listenOn(start, router, { bodyLimit: 64 * 1024 })
+    server = await openApp(router, { bodyLimit: 64 * 1024 })
   })
   afterAll(() => server.close())
 
@@ -43,7 +42,7 @@ describe.each(servers)('uploads and binary bodies on $name', ({ start }) => {
     form.append('photo', new Blob([IMAGE], { type: 'image/png' }), 'sunset.png')
     form.append('attachments', new Blob(['first']), 'a.txt')
     form.append('attachments', new Blob(['second']), 'b.txt')
-    const response = await fetch(`${server.url}/photos`, { method: 'POST', body: form })
+    const response = await server.fetch('/photos', { method: 'POST', body: form })
     const body = await readJson(response)
     expect(response.status).toBe(201)
     expect(body).toMatchObject({
@@ -58,9 +57,9 @@ describe.each(servers)('uploads and binary bodies on $name', ({ start }) => {
   it('answers 413 to an upload over the body limit, and 400 to a malformed multipart body', async () => {
     const big = new FormData()
     big.append('photo', new Blob([Buffer.alloc(100 * 1024, 1)]), 'big.bin')
-    const tooLarge = await fetch(`${server.url}/photos`, { method: 'POST', body: big })
+    const tooLarge = await server.fetch('/photos', { method: 'POST', body: big })
     expect([tooLarge.status, await readJson(tooLarge)]).toEqual([413, { error: 'Payload Too Large' }])
-    const malformed = await fetch(`${server.url}/photos`, {
+    const malformed = await server.fetch('/photos', {
       method: 'POST',
       headers: { 'Content-Type': 'multipart/form-data; boundary=abc' },
       body: '--abc\r\nnot a part at all',
@@ -69,7 +68,7 @@ describe.each(servers)('uploads and binary bodies on $name', ({ start }) => {
   })
 
   it('keeps any other body as bytes', async () => {
-    const response = await fetch(`${server.url}/raw`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: IMAGE })
+    const response = await server.fetch('/raw', { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: IMAGE })
     expect(await readJson(response)).toEqual({ hex: IMAGE.toString('hex'), length: IMAGE.length })
   })
 })

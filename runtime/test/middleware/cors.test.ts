@@ -29,15 +29,15 @@ describe.each(transports)('cors on $name', ({ open: openApp }) => {
   })
 
   it('answers any origin with * by default, and sends nothing to a request without Origin', async () => {
-    const cross = await open.fetch(`/tasks`, { headers: { Origin: 'https://anywhere.test' } })
+    const cross = await open.fetch('/tasks', { headers: { Origin: 'https://anywhere.test' } })
     expect(cross.headers.get('access-control-allow-origin')).toBe('*')
     expect(cross.headers.get('vary')).toBe(null)
-    const plain = await open.fetch(`/tasks`)
+    const plain = await open.fetch('/tasks')
     expect(plain.headers.get('access-control-allow-origin')).toBe(null)
   })
 
   it('answers a preflight itself with 204 and what it allows', async () => {
-    const preflight = await strict.fetch(`/tasks`, {
+    const preflight = await strict.fetch('/tasks', {
       method: 'OPTIONS',
       headers: { Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
     })
@@ -53,19 +53,19 @@ describe.each(transports)('cors on $name', ({ open: openApp }) => {
   })
 
   it('names the allowed origin, with credentials and exposed headers, on real requests', async () => {
-    const created = await strict.fetch(`/tasks`, { method: 'POST', headers: { Origin: APP } })
+    const created = await strict.fetch('/tasks', { method: 'POST', headers: { Origin: APP } })
     expect(created.status).toBe(201)
     expect(created.headers.get('access-control-allow-origin')).toBe(APP)
     expect(created.headers.get('access-control-allow-credentials')).toBe('true')
-    const listed = await strict.fetch(`/tasks`, { headers: { Origin: APP } })
+    const listed = await strict.fetch('/tasks', { headers: { Origin: APP } })
     expect(listed.headers.get('access-control-expose-headers')).toBe('X-Total-Count')
   })
 
   it('gives an origin that is not allowed no CORS headers, and its preflight only the plain OPTIONS answer', async () => {
-    const other = await strict.fetch(`/tasks`, { headers: { Origin: 'https://evil.test' } })
+    const other = await strict.fetch('/tasks', { headers: { Origin: 'https://evil.test' } })
     expect(other.status).toBe(200)
     expect(other.headers.get('access-control-allow-origin')).toBe(null)
-    const preflight = await strict.fetch(`/tasks`, { method: 'OPTIONS', headers: { Origin: 'https://evil.test', 'Access-Control-Request-Method': 'POST' } })
+    const preflight = await strict.fetch('/tasks', { method: 'OPTIONS', headers: { Origin: 'https://evil.test', 'Access-Control-Request-Method': 'POST' } })
     expect([preflight.status, preflight.headers.get('allow'), preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'GET, HEAD, OPTIONS, POST', null])
   })
 

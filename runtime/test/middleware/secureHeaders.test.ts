@@ -19,7 +19,7 @@ describe.each(transports)('secureHeaders on $name', ({ open: openApp }) => {
   afterAll(() => server.close())
 
   it('protects HTML pages from framing, sniffing and referrer leaks; HSTS only over https', async () => {
-    const page = await server.fetch(`/page`)
+    const page = await server.fetch('/page')
     expect({
       nosniff: page.headers.get('x-content-type-options'),
       csp: page.headers.get('content-security-policy'),
@@ -27,13 +27,13 @@ describe.each(transports)('secureHeaders on $name', ({ open: openApp }) => {
       referrer: page.headers.get('referrer-policy'),
       hsts: page.headers.get('strict-transport-security'),
     }).toEqual({ nosniff: 'nosniff', csp: "frame-ancestors 'none'", frame: 'DENY', referrer: 'strict-origin-when-cross-origin', hsts: null })
-    const secure = await server.fetch(`/page`, { headers: { 'X-Forwarded-Proto': 'https' } })
+    const secure = await server.fetch('/page', { headers: { 'X-Forwarded-Proto': 'https' } })
     expect(secure.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains')
   })
 
   it("keeps a header the handler set, and gives JSON only nosniff", async () => {
-    expect((await server.fetch(`/embeddable`)).headers.get('x-frame-options')).toBe('SAMEORIGIN')
-    const api = await server.fetch(`/api`)
+    expect((await server.fetch('/embeddable')).headers.get('x-frame-options')).toBe('SAMEORIGIN')
+    const api = await server.fetch('/api')
     expect([api.headers.get('x-content-type-options'), api.headers.get('x-frame-options')]).toEqual(['nosniff', null])
   })
 })

@@ -38,15 +38,15 @@ export interface OpenApp {
 export const transports = [
   ...servers.map(({ name, start }) => ({
     name,
-    async open(router: Router): Promise<OpenApp> {
-      const server = await listenOn(start, router)
+    async open(router: Router, options: ServeOptions = {}): Promise<OpenApp> {
+      const server = await listenOn(start, router, options)
       return { fetch: (path, init) => fetch(`${server.url}${path}`, init), close: () => server.close() }
     },
   })),
   {
     name: 'testClient (in process)',
-    async open(router: Router): Promise<OpenApp> {
-      const client = testClient(router)
+    async open(router: Router, options: ServeOptions = {}): Promise<OpenApp> {
+      const client = testClient(router, { bodyLimit: options.bodyLimit })
       return { fetch: (path, init) => client.fetch(path, init), close: async () => {} }
     },
   },
