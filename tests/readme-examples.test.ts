@@ -93,7 +93,7 @@ describe('README "Everyday tools", as written', () => {
     expect(forged.status).toBe(419)
   })
 
-  it('static files, CORS and security headers from public/index.ts', async () => {
+  it('static files and security headers by default, CORS from bootstrap/app.ts', async () => {
     const css = await fetch(`${server.url}/css/app.css`)
     expect([css.status, css.headers.get('content-type'), await css.text()]).toEqual([200, 'text/css; charset=utf-8', 'body { margin: 0 }\n'])
     expect((await fetch(`${server.url}/index.ts`)).status).toBe(404)

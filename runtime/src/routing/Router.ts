@@ -8,6 +8,7 @@ import { requestLog } from '../log/requestLog.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
+import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
 import { isProduction, renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
@@ -82,6 +83,8 @@ export class Router {
   private readonly aliases = new Map<string, Middleware>()
   private readonly groups: GroupOptions[] = []
   private fallbackRoute: RouteDefinition | undefined
+  /** Serves the public folder's files to GET and HEAD requests no route takes; undefined when turned off. */
+  private publicFolder: Middleware | undefined = serveStatic()
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
@@ -225,6 +228,25 @@ export class Router {
    */
   onError(handler: ErrorHandler): this {
     this.errorHook = handler
+    return this
+  }
+
+  /**
+   * The folder whose files answer GET and HEAD requests that no route takes: the application's `public/` by
+   * default, so `public/css/app.css` is `GET /css/app.css`, with the rules of `serveStatic` (Content-Type,
+   * ETag and 304, Range; never a TypeScript source, a dotfile or a path outside the folder). Routes come
+   * first, and cost nothing more for it; a path with no file goes on to the fallback route or 404.
+   *
+   * @example
+   * ```ts
+   * router.publicFiles(new URL('../assets', import.meta.url), { cacheControl: 'public, max-age=3600' })
+   * router.publicFiles(false)   // serve no files
+   * ```
+   */
+  publicFiles(folder: string | URL | false, options: StaticOptions = {}): this {
+    this.assertOpen('the public files')
+    this.publicFolder = folder === false ? undefined : serveStatic(folder, options)
+    this.invalidate()
     return this
   }
 
@@ -418,7 +440,8 @@ export class Router {
       : () => {
           throw new HttpError(404, 'Not Found')
         }
-    this.notFound = compose(global, notFound, fallback ?? 'global middleware', this.render)
+    const layers = this.publicFolder ? [...global, this.publicFolder] : global
+    this.notFound = compose(layers, notFound, fallback ?? 'global middleware', this.render)
   }
 
   /**

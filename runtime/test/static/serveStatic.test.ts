@@ -8,7 +8,7 @@ import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { serveStatic } from '../../src/static/serveStatic.js'
-import { listenOn, servers } from '../support/servers.js'
+import { listenOn, servers, transports, type OpenApp } from '../support/servers.js'
 
 interface Answer {
   status: number
@@ -143,5 +143,44 @@ describe.each(servers)('serveStatic on $name', ({ start }) => {
     expect((await send(server, '/hello')).body.toString()).toBe('{"message":"Hello, World!"}')
     const post = await send(server, '/css/app.css', {}, 'POST')
     expect([post.status, post.body.toString()]).toEqual([200, '{"route":"post"}'])
+  })
+})
+
+describe.each(transports)('the router serves its public folder to requests no route takes, on $name', ({ open }) => {
+  let app: OpenApp
+  let withFallback: OpenApp
+  let off: OpenApp
+
+  beforeAll(async () => {
+    const router = new Router(new Container()).publicFiles(join(base, 'public'))
+    router.get('/logo.png', () => Response.json({ route: 'logo' }))
+    app = await open(router)
+    const spa = new Router(new Container()).publicFiles(join(base, 'public'))
+    spa.fallback(() => Response.json({ fallback: true }, 404))
+    withFallback = await open(spa)
+    const none = new Router(new Container()).publicFiles(false)
+    off = await open(none)
+  })
+  afterAll(async () => {
+    await Promise.all([app.close(), withFallback.close(), off.close()])
+  })
+
+  it('answers a file with no middleware set up; a route for the same path wins', async () => {
+    const css = await app.fetch('/css/app.css')
+    expect([css.status, css.headers.get('content-type'), css.headers.get('etag') !== null, await css.text()]).toEqual([200, 'text/css; charset=utf-8', true, CSS])
+    expect(await (await app.fetch('/logo.png')).json()).toEqual({ route: 'logo' })
+    const docs = await app.fetch('/docs/')
+    expect([docs.status, await docs.text(), docs.headers.get('x-frame-options')]).toEqual([200, '<h1>Docs</h1>', 'DENY'])
+  })
+
+  it.each(['/index.ts', '/.env', '/%2e%2e/secret.txt', '/escape.txt', '/missing.css'])('keeps %s private: 404', async (path) => {
+    const answer = await app.fetch(path)
+    expect([answer.status, await answer.text()]).toEqual([404, '{"error":"Not Found"}'])
+  })
+
+  it('tries the files before the fallback route, and serves none after publicFiles(false)', async () => {
+    expect(await (await withFallback.fetch('/css/app.css')).text()).toBe(CSS)
+    expect(await (await withFallback.fetch('/missing.css')).json()).toEqual({ fallback: true })
+    expect((await off.fetch('/css/app.css')).status).toBe(404)
   })
 })

@@ -5,8 +5,8 @@ import type { Container, Router } from 'fw-runtime'
  * service bindings, global middleware, middleware aliases and the error hook.
  */
 export function configure(container: Container, router: Router): void {
-  // container.singleton('mailer', Mailer)          a service, given to constructors as ({ mailer })
-  // router.use(serveStatic())                       middleware for every request: here, the files of public/
+  // container.singleton('mailer', Mailer)           a service, given to constructors as ({ mailer })
+  // router.use(cors())                              middleware for every request (public/'s files are served already)
   // router.aliasMiddleware('auth', auth)            a name routes can use: .middleware('auth')
   // router.onError((error, request) => undefined)   a Response for errors of your own; undefined keeps the default
 }
