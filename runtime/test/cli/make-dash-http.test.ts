@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
@@ -59,6 +60,11 @@ class Browser {
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)
+  }
+
+  /** Signs this client in as another one is: its cookies, for a second server of the same application. */
+  copyCookies(other: Browser): void {
+    for (const [name, value] of other.cookies) this.cookies.set(name, value)
   }
 
   private async send(path: string, init: RequestInit): Promise<Response> {
@@ -425,6 +431,37 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
       await db.destroy()
     }
     expect((await admin.post('/admin/tables/login_attempts', { _token: token, 'fields[key]': 'k', 'fields[attempts]': '0', 'fields[reset_at]': '0' })).status).toBe(403)
+  })
+
+  it('adds no detail of a failure to its pages in production, and keeps them private (finding 4)', async () => {
+    const db = createDatabase<any>(env.DATABASE_URL, app.dir)
+    // A view whose rows cannot be read: SQLite lets its table be dropped, PostgreSQL divides by zero.
+    if (backend.name === 'SQLite') {
+      await sql`create table gone (id integer)`.execute(db)
+      await sql`create view broken as select id from gone`.execute(db)
+      await sql`drop table gone`.execute(db)
+    } else {
+      await sql`create view broken as select 1 / (select count(*) from users where id < 0) as boom`.execute(db)
+    }
+    const production = await startApp(app.dir, { ...env, NODE_ENV: 'production' })
+    try {
+      const ada = new Browser(production.url)
+      ada.copyCookies(admin)
+      const page = await ada.get('/admin/tables/broken')
+      expect(page.status).toBe(500)
+      const body = await page.text()
+      expect(body).not.toMatch(/no such table|division|gone|at .*\.(ts|js):\d+/i)
+      expect(page.headers.get('cache-control')).toBe('no-store')
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      const json = await ada.get('/admin/tables/broken', 'application/json')
+      expect([json.status, await json.json()]).toEqual([500, { error: 'Internal Server Error' }])
+    } finally {
+      const exited = new Promise((resolve) => production.child.once('exit', resolve))
+      production.child.kill('SIGTERM')
+      await exited
+      await sql`drop view broken`.execute(db)
+      await db.destroy()
+    }
   })
 
   it('shows a table added by a later migration without regenerating anything', async () => {
