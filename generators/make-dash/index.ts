@@ -9,6 +9,8 @@ import { migrationFile } from '../make-migration/index.js'
 
 const ROUTES = 'routes/web.ts'
 const MIGRATIONS = 'database/migrations'
+/** Files of a dashboard made before fw-runtime/dash, which --force does not write again. */
+const OBSOLETE = ['schema.ts', 'fields.ts']
 /** Where make:auth may define `currentUser` (the contract allows either). */
 const CURRENT_USER_MODULES = ['App/Auth/AuthUser.ts', 'App/Models/User.ts']
 
@@ -130,6 +132,9 @@ export const makeDash: Command = {
     }
     for (const file of files) console.log(`Created ${file.path}`)
     for (const edit of edits) console.log(`Updated ${edit.path}`)
+    // An earlier make:dash copied the introspection into the application; fw-runtime/dash has it now.
+    const obsolete = OBSOLETE.map((file) => `App/Controllers/${name}/${file}`).filter((path) => existsSync(join(cwd, path)))
+    if (obsolete.length > 0) console.log(`No longer used (fw-runtime/dash does their work): ${obsolete.join(', ')}; delete them.`)
     console.log(`The ${name} dashboard is at ${values.path}: run "fw migrate", register, then "fw admin:grant <your email>" and open it.`)
   },
 }

@@ -170,6 +170,17 @@ describe('fw make:dash after make:auth', () => {
     expect(files('database/migrations').filter((path) => path.includes('is_admin'))).toHaveLength(1)
   })
 
+  it('upgrades a dashboard made before fw-runtime/dash with --force, naming the files it no longer uses', async () => {
+    await app.fw(['make:dash', 'Admin'])
+    app.write('App/Controllers/Admin/schema.ts', 'export {}\n')
+    app.write('App/Controllers/Admin/fields.ts', 'export {}\n')
+
+    const forced = await app.fw(['make:dash', 'Admin', '--force'])
+
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toContain('No longer used (fw-runtime/dash does their work): App/Controllers/Admin/schema.ts, App/Controllers/Admin/fields.ts; delete them.\n')
+  })
+
   it('writes no is_admin migration when a migration of the application already creates the column', async () => {
     const users = files('database/migrations').find((path) => path.endsWith('_create_users_table.ts'))!
     const migration = read(`database/migrations/${users}`)
