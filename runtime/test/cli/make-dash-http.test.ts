@@ -195,6 +195,7 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
   it('answers a signed-in user who is not an admin 403, without naming any table', async () => {
     const page = await someone.get('/admin')
     expect(page.status).toBe(403)
+    expect(page.headers.get('cache-control')).toBe('no-store')
     const body = await page.text()
     expect(body).toContain('eve@example.com')
     expect(body).not.toContain('posts')
