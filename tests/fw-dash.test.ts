@@ -1,10 +1,11 @@
 // fw make:dash in an installed application: its own tests and strict type check, then the dashboard
 // driven by real headless Chromium (playwright-core, Debian's /usr/bin/chromium). Screenshots of the
 // overview and of a table page, wide and at phone width, go to tests/screenshots/ (not committed).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
 import { installedApp, type InstalledApp } from './support/installedApp.js'
 import { checkoutRoot, type RunningApp } from './support/process.js'
 
@@ -90,9 +91,8 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     expect(made.stdout).toContain('Created App/Controllers/Admin/TableController.ts')
     expect(made.stdout).toContain('Created tests/Admin/dashboard.test.ts')
     writeFileSync(join(app.dir, 'database/migrations/20990101000000_create_notes_table.ts'), NOTES_MIGRATION)
-    const env = readFileSync(join(app.dir, '.env'), 'utf8')
-    expect(env).toMatch(/^ADMIN_EMAILS=$/m)
-    writeFileSync(join(app.dir, '.env'), env.replace(/^ADMIN_EMAILS=$/m, `ADMIN_EMAILS=${ADMIN}`))
+    // Admins are granted in the database (fw admin:grant), never by an address in .env.
+    expect(readFileSync(join(app.dir, '.env'), 'utf8')).not.toMatch(/ADMIN_EMAILS/)
     await app.runOk('npx', ['fw', 'migrate'])
 
     const tests = await app.run('npm', ['test'])
@@ -107,6 +107,7 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     server = await app.start()
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
     await register('Ada', ADMIN)
+    expect((await app.runOk('npx', ['fw', 'admin:grant', ADMIN])).stdout).toContain(`${ADMIN} is now an admin.`)
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     page = await context.newPage()
 
@@ -125,7 +126,8 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     expect(await tables.getByRole('link').allTextContents()).toEqual(['access_tokens', 'login_attempts', 'notes', 'users'])
     const overview = page.locator('section', { has: page.getByRole('heading', { name: 'Tables' }) })
     expect(await overview.getByRole('row', { name: /notes/ }).textContent()).toBe('notes0')
-    expect(await page.getByText('4 ran, 0 pending').count()).toBe(1)
+    const migrations = readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts')).length
+    expect(await page.getByText(`${migrations} ran, 0 pending`).count()).toBe(1)
     // GET (the list) and POST (a new row) share the path.
     expect(await page.getByRole('cell', { name: '/admin/tables/{table}', exact: true }).count()).toBe(2)
     expect(await page.content()).not.toContain('fw_migrations')
@@ -208,7 +210,20 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     expect(gone?.status()).toBe(404)
   })
 
-  it('answers a signed-in user who is not in ADMIN_EMAILS 403', async () => {
+  it('never puts a password hash on a page, and edits a user without a password field', async () => {
+    await page.goto(`${server.url}/admin/tables/users`)
+    expect(await page.content()).not.toContain('scrypt')
+    await page.goto(`${server.url}/admin/tables/users?q=${encodeURIComponent('scrypt$')}`)
+    expect(await page.getByText('No row matches.').count()).toBe(1)
+    await page.goto(`${server.url}/admin/tables/users/rows/1/edit`)
+    expect(await page.getByLabel('email', { exact: true }).inputValue()).toBe(ADMIN)
+    expect(await page.locator('[name*="password"]').count()).toBe(0)
+    expect(await page.content()).not.toContain('scrypt')
+    await page.goto(`${server.url}/admin/tables/access_tokens`)
+    expect(await page.getByRole('link', { name: 'New row' }).count()).toBe(0)
+  })
+
+  it('answers a signed-in user who is not an admin 403', async () => {
     await register('Eve', 'eve@example.com')
     const other = await browser.newContext()
     const eve = await other.newPage()
@@ -222,5 +237,28 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     expect(await eve.getByRole('heading', { level: 1 }).textContent()).toBe('Forbidden')
     expect(await eve.content()).not.toContain('notes')
     await other.close()
+  })
+})
+
+describe('fw make:dash in an installed app on PostgreSQL', () => {
+  let postgres: TestPostgres | undefined
+  afterAll(() => postgres?.stop())
+
+  it('make:auth, make:dash Admin and migrate leave an app whose tests and strict type check pass', async () => {
+    const pgApp = await installedApp({ template: 'api' })
+    postgres = await startPostgres()
+    const env = { DATABASE_URL: postgres.url }
+    await pgApp.runOk('npx', ['fw', 'make:auth'])
+    await pgApp.runOk('npx', ['fw', 'make:dash', 'Admin'])
+    await pgApp.runOk('npx', ['fw', 'migrate'], { env })
+    // No user yet: granting fails in one line, and exits 1.
+    const unknown = await pgApp.run('npx', ['fw', 'admin:grant', ADMIN], { env })
+    expect([unknown.code, unknown.stderr.trim().split('\n').at(-1)]).toEqual([1, `fw admin:grant: no registered user has the email ${ADMIN} (they sign up at /register first)`])
+
+    const tests = await pgApp.run('npm', ['test'], { env })
+    const output = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '')
+    expect(tests.code, output).toBe(0)
+    expect(output).toMatch(/tests\/Admin\/dashboard\.test\.ts \(4 tests\)/)
+    await pgApp.runOk('npx', ['tsc', '--noEmit'])
   })
 })

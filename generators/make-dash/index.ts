@@ -1,12 +1,16 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
 import { classPath, kebabCase } from '../../runtime/src/cli/generate/names.js'
 import { stub } from '../../runtime/src/cli/generate/stub.js'
 import { withImport } from '../../runtime/src/cli/generate/withImport.js'
 import { writeFiles, type GeneratedFile } from '../../runtime/src/cli/generate/writeFiles.js'
+import { migrationFile } from '../make-migration/index.js'
 
 const ROUTES = 'routes/web.ts'
+const MIGRATIONS = 'database/migrations'
+/** Files of a dashboard made before fw-runtime/dash, which --force does not write again. */
+const OBSOLETE = ['schema.ts', 'fields.ts']
 /** Where make:auth may define `currentUser` (the contract allows either). */
 const CURRENT_USER_MODULES = ['App/Auth/AuthUser.ts', 'App/Models/User.ts']
 
@@ -19,8 +23,7 @@ function dashboardFiles(values: Record<string, string>, withTest: boolean): Gene
     [`App/Controllers/${name}/OverviewController.ts`, 'OverviewController.stub'],
     [`App/Controllers/${name}/TableController.ts`, 'TableController.stub'],
     [`App/Controllers/${name}/StylesheetController.ts`, 'StylesheetController.stub'],
-    [`App/Controllers/${name}/schema.ts`, 'schema.stub'],
-    [`App/Controllers/${name}/fields.ts`, 'fields.stub'],
+    [`App/Controllers/${name}/dashboard.ts`, 'dashboard.stub'],
     [`App/Controllers/${name}/page.ts`, 'page.stub'],
     [`App/Views/${name}/urls.ts`, 'views/urls.stub'],
     [`App/Views/${name}/layout.ts`, 'views/layout.stub'],
@@ -42,13 +45,16 @@ function routesFileOf(kebab: string): { path: string; importLine: string } {
   return { path: `routes/dash-${kebab}.ts`, importLine: `import './dash-${kebab}.js'` }
 }
 
-/** The env file with an ADMIN_EMAILS line appended when it has none; undefined when nothing changes. */
-function withAdminEmails(path: string): string | undefined {
-  if (!existsSync(path)) return undefined
-  const text = readFileSync(path, 'utf8')
-  if (/^\s*ADMIN_EMAILS\s*=/m.test(text)) return undefined
-  const separator = text === '' || text.endsWith('\n') ? '' : '\n'
-  return `${text}${separator}\n# Who may open the dashboards of fw make:dash: comma-separated email addresses.\nADMIN_EMAILS=\n`
+/**
+ * The migration that adds `users.is_admin`, for an application whose migrations do not create that
+ * column yet (make:auth wrote its users table before admin rights moved to the database); undefined otherwise.
+ */
+function isAdminMigration(cwd: string): GeneratedFile | undefined {
+  const folder = join(cwd, MIGRATIONS)
+  const files = existsSync(folder) ? readdirSync(folder).filter((file) => /\.[mc]?[jt]s$/.test(file)) : []
+  if (files.some((file) => /\bis_admin\b/.test(readFileSync(join(folder, file), 'utf8')))) return undefined
+  const { path } = migrationFile(cwd, 'add_is_admin_to_users_table')
+  return { path, content: stub('make-dash', 'add_is_admin_to_users_table.stub', {}) }
 }
 
 /** The module, relative to the application, that exports make:auth's `currentUser(request)`. */
@@ -69,7 +75,9 @@ export const makeDash: Command = {
     'database with search, sort, pagination, a row view and forms to create, edit and delete rows.',
     'Writes App/Controllers/<Name>/, App/Views/<Name>/, App/Policies/<Name>Policy.ts,',
     'App/Middleware/<name>Dashboard.ts, public/css/<name>.css, a test, and routes/dash-<name>.ts, imported by routes/web.ts.',
-    'Needs fw make:auth first. Who may enter: App/Policies/<Name>Policy.ts (ADMIN_EMAILS in .env by default).',
+    'Needs fw make:auth first. Who may enter: App/Policies/<Name>Policy.ts (by default the users made admins',
+    'with fw admin:grant <email>; the migration adding users.is_admin is written when no migration has it yet).',
+    'Password and token hashes are never shown or edited; sign-in\'s own tables are read-only (fw-runtime/dash).',
     '--force  overwrite the files of an earlier run',
   ],
   arguments: 1,
@@ -104,13 +112,14 @@ export const makeDash: Command = {
       authUserDeep: `../../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
       authUserShallow: `../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
     }
-    const files = [...dashboardFiles(values, existsSync(join(cwd, 'tests/server.ts'))), { path: own.path, content: stub('make-dash', 'routes.stub', values) }]
+    const migration = isAdminMigration(cwd)
+    const files = [
+      ...dashboardFiles(values, existsSync(join(cwd, 'tests/server.ts'))),
+      { path: own.path, content: stub('make-dash', 'routes.stub', values) },
+      ...(migration ? [migration] : []),
+    ]
     const withOwn = withImport(routes, own.importLine)
     const edits: { path: string; content: string }[] = withOwn === routes ? [] : [{ path: ROUTES, content: withOwn }]
-    for (const env of ['.env.example', '.env']) {
-      const content = withAdminEmails(join(cwd, env))
-      if (content !== undefined) edits.push({ path: env, content })
-    }
 
     writeFiles(cwd, files, force)
     const originals = edits.map((edit) => readFileSync(join(cwd, edit.path), 'utf8'))
@@ -119,10 +128,13 @@ export const makeDash: Command = {
     } catch (error) {
       for (const [index, edit] of edits.entries()) writeFileSync(join(cwd, edit.path), originals[index]!)
       if (!force) for (const file of files) rmSync(join(cwd, file.path), { force: true })
-      throw new CommandError(`Could not update ${ROUTES} or .env: ${(error as Error).message}`)
+      throw new CommandError(`Could not update ${ROUTES}: ${(error as Error).message}`)
     }
     for (const file of files) console.log(`Created ${file.path}`)
     for (const edit of edits) console.log(`Updated ${edit.path}`)
-    console.log(`The ${name} dashboard is at ${values.path}: add your email to ADMIN_EMAILS in .env, run "fw migrate", then open it.`)
+    // An earlier make:dash copied the introspection into the application; fw-runtime/dash has it now.
+    const obsolete = OBSOLETE.map((file) => `App/Controllers/${name}/${file}`).filter((path) => existsSync(join(cwd, path)))
+    if (obsolete.length > 0) console.log(`No longer used (fw-runtime/dash does their work): ${obsolete.join(', ')}; delete them.`)
+    console.log(`The ${name} dashboard is at ${values.path}: run "fw migrate", register, then "fw admin:grant <your email>" and open it.`)
   },
 }

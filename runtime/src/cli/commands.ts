@@ -6,6 +6,7 @@ import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
 import { makeSeeder } from '../../../generators/make-seeder/index.js'
 import { makeTest } from '../../../generators/make-test/index.js'
+import { adminGrant, adminRevoke } from './admin.js'
 import type { Command } from './Command.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { routeList } from './routeList.js'
@@ -30,6 +31,8 @@ export const commands: readonly Command[] = [
   makeTest,
   makeAuth,
   makeDash,
+  adminGrant,
+  adminRevoke,
   migrate,
   migrateRollback,
   migrateStatus,

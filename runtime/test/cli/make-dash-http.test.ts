@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
@@ -59,6 +60,11 @@ class Browser {
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)
+  }
+
+  /** Signs this client in as another one is: its cookies, for a second server of the same application. */
+  copyCookies(other: Browser): void {
+    for (const [name, value] of other.cookies) this.cookies.set(name, value)
   }
 
   private async send(path: string, init: RequestInit): Promise<Response> {
@@ -118,11 +124,14 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
   let env: NodeJS.ProcessEnv
   let admin: Browser
   let someone: Browser
+  let mallory: Browser
+  let granted: { code: number; stdout: string; stderr: string }
 
   beforeAll(async () => {
     const database = await backend.start()
     stopDatabase = database.stop
-    env = { ...database.env, ADMIN_EMAILS: 'ada@example.com' }
+    // ADMIN_EMAILS granted the dashboard to whoever registered its address first: it must grant nothing now.
+    env = { ...database.env, ADMIN_EMAILS: 'ada@example.com,mallory@example.com' }
     app = createFwApp()
     symlinkSync(join(checkout, 'node_modules/tsx'), join(app.dir, 'node_modules/tsx'), 'dir')
     expect((await app.fw(['make:auth'])).code).toBe(0)
@@ -133,11 +142,13 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     server = await startApp(app.dir, env)
     admin = new Browser(server.url)
     someone = new Browser(server.url)
-    for (const [browser, name, email] of [[admin, 'Ada', 'ada@example.com'], [someone, 'Eve', 'eve@example.com']] as const) {
+    mallory = new Browser(server.url)
+    for (const [browser, name, email] of [[admin, 'Ada', 'ada@example.com'], [someone, 'Eve', 'eve@example.com'], [mallory, 'Mallory', 'mallory@example.com']] as const) {
       const registered = await browser.submit('/register', '/register', { name, email, password: 'correct horse battery staple' })
       expect(registered.status).toBe(303)
       expect(browser.cookie('fw_session')).toBeDefined()
     }
+    granted = await app.fw(['admin:grant', 'ada@example.com'], env)
   }, 60_000)
 
   afterAll(async () => {
@@ -168,9 +179,23 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     expect((await guest.get('/admin', 'application/json')).status).toBe(401)
   })
 
-  it('answers a signed-in user outside ADMIN_EMAILS 403, without naming any table', async () => {
+  it('lets in only the users fw admin:grant made admins, read from the database on each request (finding 3)', async () => {
+    expect(granted).toEqual({ code: 0, stdout: 'ada@example.com is now an admin.\n', stderr: '' })
+    expect((await admin.get('/admin')).status).toBe(200)
+    // Mallory registered ADMIN_EMAILS's other address without proving she owns it: no rights from that.
+    expect((await mallory.get('/admin')).status).toBe(403)
+    expect((await mallory.get('/admin/tables/users')).status).toBe(403)
+
+    expect((await app.fw(['admin:grant', 'mallory@example.com'], env)).code).toBe(0)
+    expect((await mallory.get('/admin')).status).toBe(200)
+    expect(await app.fw(['admin:revoke', 'mallory@example.com'], env)).toEqual({ code: 0, stdout: 'mallory@example.com is no longer an admin.\n', stderr: '' })
+    expect((await mallory.get('/admin')).status).toBe(403)
+  })
+
+  it('answers a signed-in user who is not an admin 403, without naming any table', async () => {
     const page = await someone.get('/admin')
     expect(page.status).toBe(403)
+    expect(page.headers.get('cache-control')).toBe('no-store')
     const body = await page.text()
     expect(body).toContain('eve@example.com')
     expect(body).not.toContain('posts')
@@ -185,9 +210,10 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     const page = await response.text()
-    expect(page).toMatch(/<a href="\/admin\/tables\/users">users<\/a><\/td><td class="num">2<\/td>/)
+    expect(page).toMatch(/<a href="\/admin\/tables\/users">users<\/a><\/td><td class="num">3<\/td>/)
     expect(page).toMatch(/<a href="\/admin\/tables\/posts">posts<\/a><\/td><td class="num">0<\/td>/)
-    expect(page).toContain('4 ran, 0 pending')
+    // make:auth's three, the posts table, and make:dash's is_admin column on an app whose users table lacked it.
+    expect(page).toContain(`${app.files('database/migrations').length} ran, 0 pending`)
     expect(page).toContain('<code>20990101000000_create_posts_table</code></td><td>Ran in batch 1')
     expect(page).toContain('<code>/admin/tables/{table}/rows/{id}/delete</code>')
     expect(page).toContain('TableController@destroy')
@@ -324,13 +350,119 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     expect((await admin.get('/admin/tables/nope')).status).toBe(404)
     expect((await admin.get('/admin/tables/posts/rows/999')).status).toBe(404)
     expect((await admin.get('/admin/tables/posts/rows/abc')).status).toBe(404)
-    const duplicate = await admin.submit('/admin/tables/users/create', '/admin/tables/users', {
+    // users rows cannot be created here (their password is secret), so the unique email is tried by an edit.
+    const duplicate = await admin.submit('/admin/tables/users/rows/2/edit', '/admin/tables/users/rows/2', {
       'fields[name]': 'Copy',
       'fields[email]': 'ada@example.com',
-      'fields[password_hash]': 'x',
+      'fields[is_admin]': '0',
     })
     expect(duplicate.status).toBe(422)
     expect(await duplicate.text()).toContain('The database refused the row:')
+  })
+
+  /** The users table as the database holds it, secrets included. */
+  async function storedUsers(): Promise<Record<string, unknown>[]> {
+    const db = createDatabase<{ users: Record<string, unknown> }>(env.DATABASE_URL, app.dir)
+    try {
+      return await db.selectFrom('users').selectAll().orderBy('id').execute()
+    } finally {
+      await db.destroy()
+    }
+  }
+
+  it('never shows, searches, sorts by or edits a password hash (finding 7)', async () => {
+    const list = await (await admin.get('/admin/tables/users')).text()
+    expect(list).toContain('ada@example.com')
+    expect(list).not.toContain('scrypt')
+    expect(list).not.toContain('password_hash</a>')
+    expect(await (await admin.get('/admin/tables/users?q=scrypt%24')).text()).toContain('No row matches.')
+    expect(await (await admin.get('/admin/tables/users?q=password')).text()).toContain('No row matches.')
+    const sorted = await (await admin.get('/admin/tables/users?sort=password_hash&dir=desc')).text()
+    expect(sorted).not.toContain('aria-sort')
+    expect(sorted).not.toContain('scrypt')
+
+    const row = await (await admin.get('/admin/tables/users/rows/1')).text()
+    expect(row).toContain('ada@example.com')
+    expect(row).not.toContain('scrypt')
+    const edit = await (await admin.get('/admin/tables/users/rows/1/edit')).text()
+    expect(edit).toContain('value="ada@example.com"')
+    expect(edit).not.toContain('password_hash]')
+    expect(edit).not.toContain('scrypt')
+
+    const before = await storedUsers()
+    const saved = await admin.submit('/admin/tables/users/rows/1/edit', '/admin/tables/users/rows/1', {
+      'fields[name]': 'Ada',
+      'fields[email]': 'ada@example.com',
+      'fields[is_admin]': '1',
+      'fields[password_hash]': 'scrypt$1$1$1$forged$forged',
+    })
+    expect(saved.status).toBe(303)
+    expect((await storedUsers())[0]!.password_hash).toBe(before[0]!.password_hash)
+  })
+
+  it('refuses to create a user, whose password only /register may set, and writes nothing', async () => {
+    const form = await admin.get('/admin/tables/users/create')
+    expect(form.status).toBe(403)
+    expect(await form.text()).toContain('<a href="/register">')
+    const before = await storedUsers()
+    const token = /name="_token" value="([^"]+)"/.exec(await (await admin.get('/admin/tables/posts/create')).text())![1]!
+    const created = await admin.post('/admin/tables/users', { _token: token, 'fields[name]': 'Mallory', 'fields[email]': 'm2@example.com', 'fields[password_hash]': 'x' })
+    expect(created.status).toBe(403)
+    expect(await storedUsers()).toEqual(before)
+  })
+
+  it('keeps the auth bookkeeping tables read-only: an access token cannot be forged (finding 8)', async () => {
+    const list = await admin.get('/admin/tables/access_tokens')
+    expect(list.status).toBe(200)
+    expect(await list.text()).not.toContain('New row')
+    expect((await admin.get('/admin/tables/access_tokens/create')).status).toBe(403)
+    const token = /name="_token" value="([^"]+)"/.exec(await (await admin.get('/admin/tables/posts/create')).text())![1]!
+    const forged = await admin.post('/admin/tables/access_tokens', {
+      _token: token,
+      'fields[user_id]': '1',
+      'fields[token_hash]': 'a'.repeat(64),
+      'fields[kind]': 'api',
+      'fields[expires_at]': '2099-01-01 00:00:00',
+    })
+    expect([403, 405]).toContain(forged.status)
+    const db = createDatabase<{ access_tokens: Record<string, unknown> }>(env.DATABASE_URL, app.dir)
+    try {
+      expect(await db.selectFrom('access_tokens').select('id').where('token_hash', '=', 'a'.repeat(64)).execute()).toEqual([])
+    } finally {
+      await db.destroy()
+    }
+    expect((await admin.post('/admin/tables/login_attempts', { _token: token, 'fields[key]': 'k', 'fields[attempts]': '0', 'fields[reset_at]': '0' })).status).toBe(403)
+  })
+
+  it('adds no detail of a failure to its pages in production, and keeps them private (finding 4)', async () => {
+    const db = createDatabase<any>(env.DATABASE_URL, app.dir)
+    // A view whose rows cannot be read: SQLite lets its table be dropped, PostgreSQL divides by zero.
+    if (backend.name === 'SQLite') {
+      await sql`create table gone (id integer)`.execute(db)
+      await sql`create view broken as select id from gone`.execute(db)
+      await sql`drop table gone`.execute(db)
+    } else {
+      await sql`create view broken as select 1 / (select count(*) from users where id < 0) as boom`.execute(db)
+    }
+    const production = await startApp(app.dir, { ...env, NODE_ENV: 'production' })
+    try {
+      const ada = new Browser(production.url)
+      ada.copyCookies(admin)
+      const page = await ada.get('/admin/tables/broken')
+      expect(page.status).toBe(500)
+      const body = await page.text()
+      expect(body).not.toMatch(/no such table|division|gone|at .*\.(ts|js):\d+/i)
+      expect(page.headers.get('cache-control')).toBe('no-store')
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      const json = await ada.get('/admin/tables/broken', 'application/json')
+      expect([json.status, await json.json()]).toEqual([500, { error: 'Internal Server Error' }])
+    } finally {
+      const exited = new Promise((resolve) => production.child.once('exit', resolve))
+      production.child.kill('SIGTERM')
+      await exited
+      await sql`drop view broken`.execute(db)
+      await db.destroy()
+    }
   })
 
   it('shows a table added by a later migration without regenerating anything', async () => {
@@ -338,7 +470,7 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
       'database/migrations/20990102000000_create_tags_table.ts',
       "import { id, type Kysely } from 'fw-runtime'\n\nexport async function up(db: Kysely<any>) {\n  await db.schema.createTable('tags').$call(id(db)).addColumn('label', 'text').execute()\n}\n",
     )
-    expect((await (await admin.get('/admin')).text())).toContain('4 ran, 1 pending')
+    expect((await (await admin.get('/admin')).text())).toContain(`${app.files('database/migrations').length - 1} ran, 1 pending`)
     const migrated = await app.fw(['migrate'], env)
     expect(migrated.stderr).toBe('')
     expect(migrated.code).toBe(0)

@@ -26,9 +26,8 @@ const DASHBOARD_FILES = [
   'App/Controllers/Admin/OverviewController.ts',
   'App/Controllers/Admin/StylesheetController.ts',
   'App/Controllers/Admin/TableController.ts',
-  'App/Controllers/Admin/fields.ts',
+  'App/Controllers/Admin/dashboard.ts',
   'App/Controllers/Admin/page.ts',
-  'App/Controllers/Admin/schema.ts',
   'App/Middleware/adminDashboard.ts',
   'App/Policies/AdminPolicy.ts',
   'App/Views/Admin/confirmDelete.ts',
@@ -61,13 +60,19 @@ describe('fw make:dash after make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
   })
 
-  it('writes the dashboard, its own routes file imported by routes/web.ts, and ADMIN_EMAILS', async () => {
+  it('writes the dashboard, its own routes file imported by routes/web.ts, and the is_admin migration; .env is left alone', async () => {
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result).toMatchObject({ code: 0, stderr: '' })
     for (const path of DASHBOARD_FILES) expect(result.stdout).toContain(`Created ${path}\n`)
-    expect(result.stdout).toContain('Updated routes/web.ts\nUpdated .env.example\nUpdated .env\n')
-    expect(files('.').filter((path) => /Admin|admin/.test(path))).toEqual(DASHBOARD_FILES.slice().sort())
+    expect(result.stdout).toContain('Updated routes/web.ts\n')
+    expect(result.stdout).not.toContain('.env')
+    expect(files('.').filter((path) => /Admin|admin/.test(path) && !path.startsWith('database/'))).toEqual(DASHBOARD_FILES.slice().sort())
+    const migrations = files('database/migrations')
+    expect(migrations).toHaveLength(4)
+    expect(migrations.at(-1)).toMatch(/^\d{14}_add_is_admin_to_users_table\.ts$/)
+    expect(result.stdout).toContain(`Created database/migrations/${migrations.at(-1)}\n`)
+    expect(read(`database/migrations/${migrations.at(-1)}`)).toContain(".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))")
     // The test starter's helper (tests/server.ts) is missing here, so no generated test either.
     expect(existsSync(join(app.dir, 'tests/Admin'))).toBe(false)
 
@@ -91,11 +96,14 @@ describe('fw make:dash after make:auth', () => {
     expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
 
     expect(read('App/Middleware/adminDashboard.ts')).toContain('export const adminDashboard: Middleware[] = [auth, csrf, authorizeAdmin]')
-    expect(read('App/Policies/AdminPolicy.ts')).toContain('export function canUseAdmin(user: AuthUser): boolean {')
+    expect(read('App/Policies/AdminPolicy.ts')).toContain('export async function canUseAdmin(user: { id: number }): Promise<boolean> {')
+    expect(read('App/Policies/AdminPolicy.ts')).not.toContain('ADMIN_EMAILS')
+    expect(read('App/Controllers/Admin/dashboard.ts')).toContain('export const dashboard = new Dashboard({ db })')
     expect(read('App/Controllers/Admin/page.ts')).toContain("import { currentUser } from '../../Auth/AuthUser.js'")
     for (const path of DASHBOARD_FILES) expect(read(path)).not.toMatch(/\{\{|\}\}/)
-    expect(read('.env')).toBe('APP_KEY=secret\n\n# Who may open the dashboards of fw make:dash: comma-separated email addresses.\nADMIN_EMAILS=\n')
-    expect(count(read('.env.example'), 'ADMIN_EMAILS=')).toBe(1)
+    // ADMIN_EMAILS granted the dashboard by an unverified address: admins are in the database now.
+    expect(read('.env')).toBe('APP_KEY=secret\n')
+    expect(read('.env.example')).toBe('APP_KEY=\n')
   })
 
   it('mounts a two-word name at its kebab-case path, with names of its own', async () => {
@@ -156,11 +164,36 @@ describe('fw make:dash after make:auth', () => {
     expect(count(read('routes/dash-admin.ts'), "import { adminDashboard } from '../App/Middleware/adminDashboard.js'")).toBe(1)
     expect(count(routes, "import './auth.js'")).toBe(1)
     expect(routes).toBe(before['routes/web.ts'])
-    expect(read('App/Policies/AdminPolicy.ts')).toContain('export function canUseAdmin')
-    expect(count(read('.env'), 'ADMIN_EMAILS=')).toBe(1)
+    expect(read('App/Policies/AdminPolicy.ts')).toContain('export async function canUseAdmin')
+    expect(read('.env')).toBe('APP_KEY=secret\n')
+    // The is_admin migration of the first run is there: no second one.
+    expect(files('database/migrations').filter((path) => path.includes('is_admin'))).toHaveLength(1)
   })
 
-  it('leaves an ADMIN_EMAILS that is already set alone', async () => {
+  it('upgrades a dashboard made before fw-runtime/dash with --force, naming the files it no longer uses', async () => {
+    await app.fw(['make:dash', 'Admin'])
+    app.write('App/Controllers/Admin/schema.ts', 'export {}\n')
+    app.write('App/Controllers/Admin/fields.ts', 'export {}\n')
+
+    const forced = await app.fw(['make:dash', 'Admin', '--force'])
+
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toContain('No longer used (fw-runtime/dash does their work): App/Controllers/Admin/schema.ts, App/Controllers/Admin/fields.ts; delete them.\n')
+  })
+
+  it('writes no is_admin migration when a migration of the application already creates the column', async () => {
+    const users = files('database/migrations').find((path) => path.endsWith('_create_users_table.ts'))!
+    const migration = read(`database/migrations/${users}`)
+    app.write(`database/migrations/${users}`, migration.replace(".addColumn('email'", ".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))\n    .addColumn('email'"))
+
+    const result = await app.fw(['make:dash', 'Admin'])
+
+    expect(result.code).toBe(0)
+    expect(result.stdout).not.toContain('is_admin')
+    expect(files('database/migrations')).toHaveLength(3)
+  })
+
+  it('leaves an ADMIN_EMAILS that is already set alone (it grants nothing now)', async () => {
     app.write('.env', 'ADMIN_EMAILS=ada@example.com\n')
 
     await app.fw(['make:dash', 'Admin'])

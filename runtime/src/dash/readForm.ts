@@ -1,18 +1,22 @@
-import type { Column, Table } from './schema.js'
+import type { Column, Table } from './introspect.js'
 
 /** What a form submitted, as text by column name (to fill the form again after a mistake). */
 export type FormInput = Record<string, string>
 /** One message per column that failed its check. */
 export type FormErrors = Record<string, string>
 
+/** A submitted row form, read and checked. */
 export interface ReadForm {
-  /** The values to write, typed for their columns; only the columns the form carried. */
+  /** The values to write, typed for their columns; only the editable columns, never a secret one. */
   values: Record<string, unknown>
   input: FormInput
   errors: FormErrors
 }
 
-/** The columns a form shows: all but binary ones and those the database fills itself (see `Table.managed`). */
+/**
+ * The columns a form shows: all but binary ones and those the database fills itself (see `Table.managed`).
+ * Secret columns are not among a table's columns at all, so no form ever carries one.
+ */
 export function editableColumns(table: Table): Column[] {
   return table.columns.filter((column) => column.kind !== 'binary' && !table.managed.has(column.name))
 }
@@ -25,7 +29,13 @@ export function fieldName(column: Column): string {
 /**
  * Reads a submitted form and checks each editable column's value against its type. An empty field is
  * null for a nullable column; when creating, a column with a default is left to the database; otherwise
- * it is required.
+ * it is required. Fields of other columns (a forged `fields[password_hash]`) are ignored.
+ *
+ * @example
+ * ```ts
+ * const form = readForm(table, request.body(), true)
+ * if (Object.keys(form.errors).length === 0) await db.insertInto(table.name).values(form.values).execute()
+ * ```
  */
 export function readForm(table: Table, body: unknown, creating: boolean): ReadForm {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}
@@ -40,15 +50,23 @@ export function readForm(table: Table, body: unknown, creating: boolean): ReadFo
       else if (!(creating && (column.hasDefault || column.autoIncrement))) result.errors[column.name] = 'This field is required.'
       continue
     }
-    const parsed = parse(column, text)
+    const parsed = parseValue(column, text)
     if ('error' in parsed) result.errors[column.name] = parsed.error
     else result.values[column.name] = parsed.value
   }
   return result
 }
 
-/** One value checked against its column's kind. */
-export function parse(column: Column, text: string): { value: unknown } | { error: string } {
+/**
+ * One submitted value checked against its column's kind: the value to store, or a message for the person.
+ *
+ * @example
+ * ```ts
+ * parseValue(column, '42') // { value: 42 } for an integer column
+ * parseValue(column, 'many') // { error: 'Enter a whole number, such as 42.' }
+ * ```
+ */
+export function parseValue(column: Column, text: string): { value: unknown } | { error: string } {
   const value = text.trim()
   switch (column.kind) {
     case 'integer':
@@ -84,4 +102,26 @@ export function parse(column: Column, text: string): { value: unknown } | { erro
     default:
       return { value: text }
   }
+}
+
+/**
+ * A stored row as the edit form's fields: datetimes in the `datetime-local` format, booleans as `1`/`0`,
+ * JSON as text, null as an empty field.
+ *
+ * @example
+ * ```ts
+ * rowForm({ table, key, input: formInput(table, row), errors: {} })
+ * ```
+ */
+export function formInput(table: Table, row: Record<string, unknown>): FormInput {
+  return Object.fromEntries(editableColumns(table).map((column) => [column.name, formValue(row[column.name], column)]))
+}
+
+function formValue(value: unknown, column: Column): string {
+  if (value === null || value === undefined) return ''
+  if (value instanceof Date) return value.toISOString().slice(0, 19)
+  if (column.kind === 'datetime') return String(value).replace(' ', 'T').replace(/\.\d+$/, '').slice(0, 19)
+  if (column.kind === 'boolean') return value === true || value === 1 || value === '1' || value === 't' || value === 'true' ? '1' : '0'
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
 }
