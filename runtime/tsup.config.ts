@@ -2,11 +2,11 @@ import { cpSync, readdirSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', 'cli/fw': 'src/cli/fw.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', auth: 'src/auth.ts', 'cli/fw': 'src/cli/fw.ts' },
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts' } },
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', auth: 'src/auth.ts' } },
   clean: true,
   sourcemap: true,
   // kysely ships ~400 ES modules that take Node ~140 ms to load one by one; bundled they load in ~10 ms.
