@@ -20,6 +20,8 @@ const SESSION_KEY = 'auth.token'
 export async function signIn(request: Request, user: AuthUser): Promise<void> {
   const { token } = await issueToken(user.id, 'session')
   request.session.regenerate().put(SESSION_KEY, token)
+  // The new CSRF token now, so that the cookie set at sign-in already holds the one every later page shows.
+  request.session.token()
 }
 
 /** Signs a browser out: revokes its session token and empties the session. */

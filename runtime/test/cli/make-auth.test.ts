@@ -7,6 +7,7 @@ import { createFwApp, type FwApp } from '../support/fwApp.js'
 const APP_FILES = [
   'App/Controllers/Auth/LoginController.ts',
   'App/Controllers/Auth/MeController.ts',
+  'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/StylesheetController.ts',
   'App/Models/User.ts',
@@ -60,10 +61,11 @@ describe('fw make:auth', () => {
     const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
-    expect(lines.slice(1, 6)).toEqual([
+    expect(lines.slice(1, 7)).toEqual([
       "import { auth, authCsrf, authHeaders, guest } from 'fw-runtime/auth'",
       "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
       "import { MeController } from '../App/Controllers/Auth/MeController.js'",
+      "import { PasswordController } from '../App/Controllers/Auth/PasswordController.js'",
       "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
       "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
     ])
@@ -71,7 +73,7 @@ describe('fw make:auth', () => {
     for (const gone of ['App/Auth', 'App/Middleware/auth.ts', 'App/Middleware/csrf.ts', 'App/Models/AccessToken.ts', 'App/Models/LoginAttempt.ts']) {
       expect(existsSync(join(app.dir, gone)), gone).toBe(false)
     }
-    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "get('/me'", "get('/login'", "get('/register'"]) {
+    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'"]) {
       expect(routes).toContain(`Route.${route}`)
     }
     expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
@@ -203,6 +205,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){4}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){5}\n/)
   })
 })
