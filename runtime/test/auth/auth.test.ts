@@ -137,6 +137,10 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       const me = await browser.send('GET', '/me', { headers: { Accept: 'application/json' } })
       expect(me.json.user.email).toBe('ada@example.com')
       expect(me.json.csrf).not.toBe(token)
+      // The cookie set at sign-in already holds the new CSRF token: a client that keeps it sees one token.
+      const atSignIn = signedIn.headers.getSetCookie().find((line) => line.startsWith('fw_session='))!.split(';')[0]!
+      const again = await fetch(`${server.url}/me`, { headers: { Accept: 'application/json', Cookie: atSignIn } })
+      expect(((await again.json()) as { csrf: string }).csrf).toBe(me.json.csrf)
       expect((await browser.send('GET', '/login', { headers: { Accept: 'text/html' } })).status).toBe(302)
     })
 
