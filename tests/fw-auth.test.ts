@@ -125,6 +125,13 @@ async function authFlow(a: string, b: string, email: string): Promise<void> {
     expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(60)
     expect(r.json!.error).toMatch(/^Too many login attempts/)
   }
+
+  // Finding 2: 25 guesses sent at once, split over both processes, are counted before any is checked.
+  const raced = await Promise.all(
+    Array.from({ length: 25 }, (_, i) => send(i % 2 === 0 ? a : b, 'POST', '/login', { body: { email: `race-${email}`, password: 'wrong password' }, headers: asJson() })),
+  )
+  expect(raced.filter((answer) => answer.status === 422)).toHaveLength(5)
+  expect(raced.filter((answer) => answer.status === 429)).toHaveLength(20)
 }
 
 describe('fw make:auth in an installed app', () => {
