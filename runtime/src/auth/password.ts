@@ -14,13 +14,17 @@ const KEY_LENGTH = 64
 const MAX_COST = 2 ** 20
 
 /**
- * One limiter for every hash of the process. libuv runs scrypt on its 4 threads: more at once only
- * queues there, out of sight and unbounded.
+ * One limiter for every hash of the process, made on the first hash (after .env is loaded). libuv runs
+ * scrypt on its 4 threads: more at once would only queue there, out of sight and unbounded.
  */
-const limiter = new HashLimiter(
-  Number(process.env.AUTH_HASH_CONCURRENCY) || Math.min(4, Math.max(1, availableParallelism())),
-  Number(process.env.AUTH_HASH_QUEUE) || 16,
-)
+let limiter: HashLimiter | undefined
+
+function hashLimiter(): HashLimiter {
+  return (limiter ??= new HashLimiter(
+    Number(process.env.AUTH_HASH_CONCURRENCY) || Math.min(4, Math.max(1, availableParallelism())),
+    Number(process.env.AUTH_HASH_QUEUE) || 16,
+  ))
+}
 
 /**
  * A hash to store instead of the password: `scrypt$N$r$p$salt$hash`, with a random salt. At most a few
@@ -53,7 +57,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 function derive(password: string, salt: Buffer, length: number, cost: number, blockSize: number, parallelization: number): Promise<Buffer> {
   // NFKC: the same password typed on another keyboard or system gives the same bytes.
   const options = { N: cost, r: blockSize, p: parallelization, maxmem: 256 * cost * blockSize }
-  return limiter.run(
+  return hashLimiter().run(
     () =>
       new Promise<Buffer>((resolve, reject) => {
         scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)))

@@ -1,6 +1,6 @@
 // Finding 12's second half: a flood of junk sign-ins from many emails is not allowed to pile up password
 // hashes. With 2 hashes at once and 4 waiting, the rest are answered 503 at once, and a real user can sign in
-// right after. The limits are read when fw-runtime/auth loads, hence the environment first, then the import.
+// right after. The limits are read at the process's first hash, so this file (a process of its own) sets them.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,12 +9,12 @@ import { Container } from '../../src/container/Container.js'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { listenOn, servers } from '../support/servers.js'
+import { authRouter, createAuthTables } from './authApp.js'
 
 process.env.AUTH_HASH_CONCURRENCY = '2'
 process.env.AUTH_HASH_QUEUE = '4'
 process.env.AUTH_IP_ATTEMPTS = '1000'
 process.env.APP_KEY = 'base64:' + Buffer.alloc(32, 5).toString('base64')
-const { authRouter, createAuthTables } = await import('./authApp.js')
 
 const folder = mkdtempSync(join(tmpdir(), 'fw-hash-limit-'))
 afterAll(() => {
