@@ -2,11 +2,18 @@ import { cpSync, readdirSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', dash: 'src/dash/index.ts', 'cli/fw': 'src/cli/fw.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing.ts',
+    migrations: 'src/migrations.ts',
+    auth: 'src/auth.ts',
+    dash: 'src/dash.ts',
+    'cli/fw': 'src/cli/fw.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', dash: 'src/dash/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing.ts', migrations: 'src/migrations.ts', auth: 'src/auth.ts', dash: 'src/dash.ts' } },
   clean: true,
   sourcemap: true,
   // kysely ships ~400 ES modules that take Node ~140 ms to load one by one; bundled they load in ~10 ms.

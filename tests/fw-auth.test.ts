@@ -64,6 +64,9 @@ async function authFlow(a: string, b: string, email: string): Promise<void> {
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
   r = await send(a, 'GET', '/me', { headers: asJson(token) })
   expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email } }])
+  // A bearer token gets JSON without asking for it.
+  r = await send(b, 'GET', '/me', { headers: { Authorization: `Bearer ${token}` } })
+  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email } }])
   r = await send(a, 'GET', '/me', { headers: asJson() })
   expect([r.status, r.json]).toEqual([401, { error: 'Unauthenticated' }])
 
@@ -77,11 +80,22 @@ async function authFlow(a: string, b: string, email: string): Promise<void> {
   expect([r.status, r.headers.get('location')]).toEqual([302, '/login?redirect=%2Fme'])
   r = await send(a, 'GET', '/login?redirect=/me', { headers: { Accept: 'text/html' } })
   expect(r.status).toBe(200)
-  const guestCookie = cookieOf(r, 'fw_csrf')!
+  // Finding 10: the sign-in page stays out of caches and frames.
+  expect([r.headers.get('cache-control'), r.headers.get('x-frame-options'), r.headers.get('content-security-policy')]).toEqual(['no-store', 'DENY', "frame-ancestors 'none'"])
+  // The guest's CSRF token lives in its encrypted session cookie (fw-runtime's session middleware).
+  const guestCookie = cookieOf(r, 'fw_session')!
   const guestToken = formToken(r)
   const fields = { email, password: PASSWORD, redirect: '/me' }
   r = await send(b, 'POST', '/login', { form: fields, headers: { Accept: 'text/html', Cookie: guestCookie } })
   expect(r.status).toBe(419)
+  // Finding 1: a form of another site that says `;json` is a browser's post all the same.
+  for (const contentType of ['application/x-www-form-urlencoded;json', 'text/plain;json']) {
+    const forged = await fetch(`${b}/login`, { method: 'POST', headers: { 'Content-Type': contentType, Accept: 'text/html' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' })
+    expect([contentType, forged.status]).toEqual([contentType, 419])
+    const cookie = forged.headers.getSetCookie().find((line) => line.startsWith('fw_session='))?.split(';')[0]
+    const after = await send(a, 'GET', '/me', { headers: { Accept: 'application/json', ...(cookie ? { Cookie: cookie } : {}) } })
+    expect(after.status).toBe(401)
+  }
   r = await send(b, 'POST', '/login', { form: { ...fields, _token: guestToken }, headers: { Accept: 'text/html', Cookie: guestCookie } })
   expect([r.status, r.headers.get('location')]).toEqual([303, '/me'])
   const setCookie = r.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))!
@@ -111,6 +125,13 @@ async function authFlow(a: string, b: string, email: string): Promise<void> {
     expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(60)
     expect(r.json!.error).toMatch(/^Too many login attempts/)
   }
+
+  // Finding 2: 25 guesses sent at once, split over both processes, are counted before any is checked.
+  const raced = await Promise.all(
+    Array.from({ length: 25 }, (_, i) => send(i % 2 === 0 ? a : b, 'POST', '/login', { body: { email: `race-${email}`, password: 'wrong password' }, headers: asJson() })),
+  )
+  expect(raced.filter((answer) => answer.status === 422)).toHaveLength(5)
+  expect(raced.filter((answer) => answer.status === 429)).toHaveLength(20)
 }
 
 describe('fw make:auth in an installed app', () => {
@@ -137,6 +158,7 @@ describe('fw make:auth in an installed app', () => {
     const tests = await app.run('npm', ['test'])
     expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0)
     expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth\.test\.ts \(10 tests\)/)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth-security\.test\.ts \(9 tests\)/)
     await app.runOk('npx', ['tsc', '--noEmit'])
   })
 
@@ -150,7 +172,7 @@ describe('fw make:auth in an installed app', () => {
     // Over https (here, as a proxy reports it) the session cookie is Secure.
     const page = await send(server.url, 'GET', '/register', { headers: { Accept: 'text/html' } })
     const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD }
-    const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_csrf')!, 'X-Forwarded-Proto': 'https' }
+    const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_session')!, 'X-Forwarded-Proto': 'https' }
     const registered = await send(server.url, 'POST', '/register', { form, headers })
     expect([registered.status, registered.headers.get('location')]).toEqual([303, '/'])
     expect(registered.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)

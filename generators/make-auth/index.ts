@@ -18,27 +18,25 @@ const END = '// fw:auth end'
 const README_BEGIN = '<!-- fw:auth begin -->'
 const README_END = '<!-- fw:auth end -->'
 
-/** The application files, each from `stubs/<path>.stub`. */
+/**
+ * The application files, each from `stubs/<path>.stub`: only what a person edits. The security machinery
+ * (hashing, tokens, sessions, CSRF, the throttle) is fw-runtime/auth's, so `npm update` delivers its fixes.
+ */
 const FILES = [
-  'App/Auth/AuthUser.ts',
-  'App/Auth/password.ts',
-  'App/Auth/session.ts',
-  'App/Auth/validation.ts',
   'App/Models/User.ts',
-  'App/Models/AccessToken.ts',
-  'App/Models/LoginAttempt.ts',
-  'App/Middleware/auth.ts',
-  'App/Middleware/csrf.ts',
   'App/Controllers/Auth/LoginController.ts',
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/MeController.ts',
+  'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/StylesheetController.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',
   'App/Views/auth/me.ts',
   'public/css/app.css',
+  'tests/authClient.ts',
   'tests/auth.test.ts',
+  'tests/auth-security.test.ts',
 ]
 
 /** In the order they must run: the tokens refer to users. */
@@ -50,11 +48,11 @@ export const makeAuth: Command = {
   summary: 'Add registration, sign-in (API tokens and browser sessions) and their pages',
   usage: 'make:auth [--force]',
   details: [
-    'Writes the users, access_tokens and login_attempts migrations, App/Models/User.ts, the Auth',
-    'controllers, the auth, guest and csrf middleware, sign-in and registration pages, public/css/app.css',
-    "and tests/auth.test.ts, and its routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'):",
-    'POST /register, POST /login, POST /logout, GET /me, GET /login, GET /register.',
-    'Then run fw migrate.',
+    'Writes the users (with is_admin), access_tokens and login_attempts migrations, App/Models/User.ts,',
+    'the Auth controllers, sign-in and registration pages, public/css/app.css and its tests, and its',
+    "routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register,",
+    'POST /login, POST /logout, POST /password, GET /me, GET /login, GET /register. Hashing, tokens, sessions, CSRF',
+    "and the throttle are fw-runtime/auth's. Then run fw migrate.",
     '--force  write every file again, over existing ones',
   ],
   options: { force: { type: 'boolean', short: 'f' } },

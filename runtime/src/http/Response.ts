@@ -208,7 +208,8 @@ export class Response {
   }
 
   /**
-   * Adds a `Set-Cookie` header. Cookies are HttpOnly and SameSite=Lax unless told otherwise.
+   * Adds a `Set-Cookie` header. Cookies are HttpOnly and SameSite=Lax unless told otherwise. A `path` or
+   * `domain` with `;`, CR, LF or NUL throws a TypeError: it would add attributes of its own.
    *
    * @example
    * ```ts
@@ -217,6 +218,13 @@ export class Response {
    */
   setCookie(name: string, value: string, options: CookieOptions = {}): this {
     if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name: ${JSON.stringify(name)}`)
+    // A `;` would end the attribute and start another one (`Path=/; Domain=evil.example`), as CR or LF would a header.
+    for (const attribute of ['path', 'domain'] as const) {
+      const value = options[attribute]
+      if (value !== undefined && /[;\r\n\0]/.test(value)) {
+        throw new TypeError(`Cookie ${attribute} must not contain ";", CR, LF or NUL: ${JSON.stringify(value)}`)
+      }
+    }
     const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path ?? '/'}`]
     if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge)}`)
     if (options.expires) parts.push(`Expires=${options.expires.toUTCString()}`)

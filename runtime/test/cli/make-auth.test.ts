@@ -5,18 +5,11 @@ import { createDatabase } from '../../src/database/createDatabase.js'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
 
 const APP_FILES = [
-  'App/Auth/AuthUser.ts',
-  'App/Auth/password.ts',
-  'App/Auth/session.ts',
-  'App/Auth/validation.ts',
   'App/Controllers/Auth/LoginController.ts',
   'App/Controllers/Auth/MeController.ts',
+  'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/StylesheetController.ts',
-  'App/Middleware/auth.ts',
-  'App/Middleware/csrf.ts',
-  'App/Models/AccessToken.ts',
-  'App/Models/LoginAttempt.ts',
   'App/Models/User.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
@@ -54,7 +47,7 @@ describe('fw make:auth', () => {
     const files = migrations()
     expect(files).toHaveLength(3)
     files.forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
-    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/auth.test.ts']) {
+    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts']) {
       expect(existsSync(join(app.dir, path)), path).toBe(true)
       expect(result.stdout).toContain(`Created ${path}\n`)
       expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
@@ -69,28 +62,36 @@ describe('fw make:auth', () => {
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
     expect(lines.slice(1, 7)).toEqual([
+      "import { auth, authCsrf, authHeaders, guest } from 'fw-runtime/auth'",
       "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
       "import { MeController } from '../App/Controllers/Auth/MeController.js'",
+      "import { PasswordController } from '../App/Controllers/Auth/PasswordController.js'",
       "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
       "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
-      "import { auth, guest } from '../App/Middleware/auth.js'",
-      "import { csrf } from '../App/Middleware/csrf.js'",
     ])
-    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "get('/me'", "get('/login'", "get('/register'"]) {
+    // The security machinery is the runtime's: nothing of it is copied into the app.
+    for (const gone of ['App/Auth', 'App/Middleware/auth.ts', 'App/Middleware/csrf.ts', 'App/Models/AccessToken.ts', 'App/Models/LoginAttempt.ts']) {
+      expect(existsSync(join(app.dir, gone)), gone).toBe(false)
+    }
+    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'"]) {
       expect(routes).toContain(`Route.${route}`)
     }
     expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
   })
 
-  it('stores hashes and SHA-256 digests only, and keeps secrets out of responses', async () => {
+  it('stores hashes and SHA-256 digests only (in fw-runtime/auth), and keeps secrets out of responses', async () => {
     await app.fw(['make:auth'])
 
-    expect(read('App/Auth/password.ts')).toContain("['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$')")
-    expect(read('App/Auth/password.ts')).toContain('timingSafeEqual(actual, expected)')
-    expect(read('App/Models/AccessToken.ts')).toContain("randomBytes(32).toString('base64url')")
-    expect(read('App/Models/AccessToken.ts')).toContain("createHash('sha256')")
-    expect(read('App/Models/User.ts')).toContain('return { id: user.id, name: user.name, email: user.email }')
-    expect(read('App/Auth/session.ts')).toMatch(/httpOnly: true,\s+sameSite: 'Lax',\s+secure: request\.secure\(\)/)
+    // What the app's files used to hold, now in the runtime that every app shares.
+    const runtime = (path: string) => readFileSync(join(app.dir, 'node_modules/fw-runtime/src/auth', path), 'utf8')
+    expect(runtime('password.ts')).toContain("['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$')")
+    expect(runtime('password.ts')).toContain('timingSafeEqual(actual, expected)')
+    expect(runtime('accessTokens.ts')).toContain("randomBytes(32).toString('base64url')")
+    expect(runtime('accessTokens.ts')).toContain("createHash('sha256')")
+    expect(runtime('attemptLogin.ts')).toContain('return { id: Number(user.id), name: user.name, email: user.email }')
+    expect(read('App/Controllers/Auth/LoginController.ts')).toContain('await signIn(request, user)')
+    expect(read('App/Models/User.ts')).not.toContain('node:crypto')
+    expect(read('App/Controllers/Auth/LoginController.ts')).not.toMatch(/\.stack\b/)
   })
 
   it('creates tables that migrate and roll back on SQLite', async () => {
@@ -103,7 +104,7 @@ describe('fw make:auth', () => {
     try {
       const tables = await db.introspection.getTables()
       const columns = (name: string) => tables.find((table) => table.name === name)?.columns.map((column) => column.name)
-      expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'created_at', 'updated_at'])
+      expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'is_admin', 'created_at', 'updated_at'])
       expect(columns('access_tokens')).toEqual(['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'last_used_at', 'created_at', 'updated_at'])
       expect(columns('login_attempts')).toEqual(['key', 'attempts', 'reset_at'])
     } finally {
@@ -142,13 +143,13 @@ describe('fw make:auth', () => {
   })
 
   it('writes nothing when one of its files is already there', async () => {
-    app.write('App/Middleware/csrf.ts', '// mine\n')
+    app.write('App/Views/layout.ts', '// mine\n')
     const before = snapshot()
 
     const result = await app.fw(['make:auth'])
 
     expect(result.code).toBe(1)
-    expect(result.stderr).toBe('App/Middleware/csrf.ts already exists; use --force to overwrite it\n')
+    expect(result.stderr).toBe('App/Views/layout.ts already exists; use --force to overwrite it\n')
     expect(snapshot()).toEqual(before)
   })
 
@@ -168,7 +169,7 @@ describe('fw make:auth', () => {
     const names = migrations()
     app.write('App/Models/User.ts', '// mine\n')
     app.write(`database/migrations/${names[0]}`, '// mine\n')
-    rmSync(join(app.dir, 'App/Middleware/csrf.ts'))
+    rmSync(join(app.dir, 'App/Views/layout.ts'))
 
     const forced = await app.fw(['make:auth', '--force'])
 
@@ -177,9 +178,9 @@ describe('fw make:auth', () => {
     expect(migrations()).toEqual(names)
     expect(read(`database/migrations/${names[0]}`)).toContain(".createTable('users')")
     expect(read('App/Models/User.ts')).toContain("export class User extends Model('users')")
-    expect(existsSync(join(app.dir, 'App/Middleware/csrf.ts'))).toBe(true)
+    expect(existsSync(join(app.dir, 'App/Views/layout.ts'))).toBe(true)
     expect(read('routes/web.ts').match(/import '.\/auth.js'/g)).toHaveLength(1)
-    expect(read('routes/auth.ts').match(/import \{ csrf \}/g)).toHaveLength(1)
+    expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, guest \}/g)).toHaveLength(1)
     expect(read('README.md').match(/<!-- fw:auth begin -->/g)).toHaveLength(1)
   })
 
@@ -204,6 +205,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ LoginController \}[^\n]+\n(import [^\n]+\n){5}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){5}\n/)
   })
 })

@@ -103,6 +103,20 @@ describe('Response (the seed Response API table)', () => {
     expect(response.getCookies()[1]).toBe('theme=dark; Path=/; SameSite=Strict')
     expect(() => response.setCookie('bad;name', 'x')).toThrow(TypeError)
   })
+
+  it('setCookie refuses a path or domain with ";", CR or LF, which would add attributes of its own', () => {
+    const response = new Response()
+    for (const path of ['/; Domain=evil.example', '/a\r\nSet-Cookie: x=1', '/a\nb']) {
+      expect(() => response.setCookie('session', 'x', { path })).toThrow(/^Cookie path must not contain ";", CR, LF or NUL/)
+    }
+    for (const domain of ['example.com; Secure', 'example.com\r', 'example.com\n']) {
+      expect(() => response.setCookie('session', 'x', { domain })).toThrow(/^Cookie domain must not contain ";", CR, LF or NUL/)
+    }
+    expect(() => response.clearCookie('session', { path: '/;x' })).toThrow(TypeError)
+    expect(response.getCookies()).toEqual([])
+    response.setCookie('session', 'x', { path: '/app', domain: 'example.com' })
+    expect(response.getCookies()).toEqual(['session=x; Path=/app; Domain=example.com; HttpOnly; SameSite=Lax'])
+  })
 })
 
 describe.each(servers)('Response.send over $name', ({ start }) => {

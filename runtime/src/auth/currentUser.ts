@@ -1,6 +1,7 @@
-import { HttpError, type Request } from 'fw-runtime'
+import { HttpError } from '../http/HttpError.js'
+import type { Request } from '../http/Request.js'
 
-/** The signed-in user, as the `auth` middleware puts it in `request.user`. */
+/** The signed-in user, as the `auth` middleware puts it in `request.user`: never the password hash. */
 export interface AuthUser {
   id: number
   name: string
@@ -8,10 +9,12 @@ export interface AuthUser {
 }
 
 /**
- * The signed-in user of a request that went through the `auth` middleware.
+ * The signed-in user of a request that went through the `auth` middleware; a 401 HttpError otherwise.
  *
  * @example
+ * ```ts
  * Route.get('/greeting', (request) => ({ hello: currentUser(request).name })).middleware(auth)
+ * ```
  */
 export function currentUser(request: Request): AuthUser {
   const user = request.user

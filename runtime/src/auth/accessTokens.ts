@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { authDb, type TokenKind } from './AuthTables.js'
+import type { AuthUser } from './currentUser.js'
+
+const DAY = 24 * 60 * 60 * 1000
+/** How long a token signs its user in, in milliseconds: 30 days for API tokens, 14 for browser sessions. */
+export const TOKEN_LIFETIME: Readonly<Record<TokenKind, number>> = { api: 30 * DAY, session: 14 * DAY }
+
+/**
+ * A new token for the user, stored as its SHA-256 in `access_tokens`: hand it out once, it cannot be read
+ * back. A token is 32 random bytes, base64url.
+ *
+ * @example
+ * ```ts
+ * const { token, expiresAt } = await issueToken(user.id, 'api')
+ * return Response.json({ token, token_type: 'Bearer', expires_at: expiresAt })
+ * ```
+ */
+export async function issueToken(userId: number, kind: TokenKind): Promise<{ token: string; expiresAt: string }> {
+  const token = randomBytes(32).toString('base64url')
+  const now = new Date()
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME[kind]).toISOString()
+  // Housekeeping: the user's expired tokens go when a new one comes.
+  await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).where('expires_at', '<=', now.toISOString()).execute()
+  await authDb().insertInto('access_tokens').values({ user_id: userId, token_hash: tokenHash(token), kind, expires_at: expiresAt }).execute()
+  return { token, expiresAt }
+}
+
+/** The user a token of this kind signs in, while it is neither expired nor revoked. */
+export async function tokenUser(token: string, kind: TokenKind): Promise<AuthUser | undefined> {
+  const now = new Date()
+  const found = await authDb()
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select(['access_tokens.id as tokenId', 'access_tokens.last_used_at', 'users.id', 'users.name', 'users.email'])
+    .where('access_tokens.token_hash', '=', tokenHash(token))
+    .where('access_tokens.kind', '=', kind)
+    .where('access_tokens.expires_at', '>', now.toISOString())
+    .executeTakeFirst()
+  if (!found) return undefined
+  // Recorded at most once a minute, so that a busy client does not write on every request.
+  const aMinuteAgo = new Date(now.getTime() - 60_000).toISOString()
+  if (found.last_used_at === null || String(found.last_used_at) < aMinuteAgo) {
+    await authDb().updateTable('access_tokens').set({ last_used_at: now.toISOString() }).where('id', '=', found.tokenId).execute()
+  }
+  return { id: Number(found.id), name: found.name, email: found.email }
+}
+
+/** Signs one token out for good. */
+export async function revokeToken(token: string): Promise<void> {
+  await authDb().deleteFrom('access_tokens').where('token_hash', '=', tokenHash(token)).execute()
+}
+
+/** Signs the user out everywhere: every API token and every browser session. */
+export async function revokeAllTokens(userId: number): Promise<void> {
+  await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).execute()
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}

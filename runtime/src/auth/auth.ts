@@ -1,0 +1,61 @@
+import { HttpError } from '../http/HttpError.js'
+import type { Request } from '../http/Request.js'
+import { Response } from '../http/Response.js'
+import type { Middleware } from '../routing/RouteDefinition.js'
+import { startSession } from '../session/startSession.js'
+import { tokenUser } from './accessTokens.js'
+import { bearerToken, wantsJson } from './bearerToken.js'
+import type { AuthUser } from './currentUser.js'
+import { sessionUser } from './sessionAuth.js'
+
+/** For a route that names `auth` or `guest` without `session`: the same encrypted cookie session. */
+const session = startSession()
+
+/**
+ * Lets only signed-in users through, and puts the user in `request.user` (read it with
+ * `currentUser(request)`). An API client signs in with `Authorization: Bearer <token>`, a browser with its
+ * session cookie (the `session` middleware runs first if the route did not name it). Without either, a
+ * request that wants JSON gets 401 `{"error":"Unauthenticated"}` and a browser is sent to `/login`, which
+ * brings it back.
+ *
+ * @example
+ * ```ts
+ * import { auth, currentUser } from 'fw-runtime/auth'
+ * Route.get('/greeting', (request) => ({ hello: currentUser(request).name })).middleware(auth)
+ * ```
+ */
+export const auth: Middleware = (request, next) => withSession(request, async () => {
+  const user = await authenticate(request)
+  if (user) {
+    request.user = user
+    return next()
+  }
+  if (wantsJson(request)) throw new HttpError(401, 'Unauthenticated')
+  return Response.redirect(`/login?redirect=${encodeURIComponent(request.url())}`)
+})
+
+/**
+ * For pages only guests need (sign-in, registration): a signed-in browser goes to `/` instead.
+ *
+ * @example
+ * ```ts
+ * Route.get('/login', [LoginController, 'show']).middleware('session', guest)
+ * ```
+ */
+export const guest: Middleware = (request, next) => withSession(request, async () => {
+  if (!wantsJson(request) && (await sessionUser(request))) return Response.redirect('/')
+  return next()
+})
+
+async function authenticate(request: Request): Promise<AuthUser | undefined> {
+  const token = bearerToken(request)
+  // A request that sends a token is judged by it alone, never by a cookie that came along.
+  if (token !== undefined) return tokenUser(token, 'api')
+  return sessionUser(request)
+}
+
+/** Runs `body` inside the session middleware when the route has not started a session yet. */
+function withSession(request: Request, body: () => Promise<Response>): Promise<Response> {
+  if (request.hasSession() || bearerToken(request) !== undefined) return body()
+  return Promise.resolve(session(request, body)) as Promise<Response>
+}

@@ -1,0 +1,18 @@
+import type { Middleware } from '../routing/RouteDefinition.js'
+import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
+import { isApiCall } from './bearerToken.js'
+
+const csrf = verifyCsrfToken()
+
+/**
+ * The runtime's `csrf` check (after `session`) for the routes that serve both browsers and API clients:
+ * every browser request must carry the session's CSRF token, whatever its Content-Type. An API call (a
+ * bearer token, or a body that is exactly `application/json`, see `isApiCall`) skips it: no page of another
+ * site can send one without a CORS preflight, and these routes answer it with a token, never a cookie.
+ *
+ * @example
+ * ```ts
+ * Route.post('/login', [LoginController, 'store']).middleware('session', authCsrf)
+ * ```
+ */
+export const authCsrf: Middleware = (request, next) => (isApiCall(request) ? next() : csrf(request, next))

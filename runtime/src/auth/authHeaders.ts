@@ -1,0 +1,34 @@
+import { HttpError } from '../http/HttpError.js'
+import type { Response } from '../http/Response.js'
+import type { Middleware } from '../routing/RouteDefinition.js'
+
+const HEADERS: Readonly<Record<string, string>> = {
+  // Pages with a CSRF token, a user's details or a token must stay out of every cache, shared or not.
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  // Framed by another site, a sign-in form can be clickjacked.
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+}
+
+/**
+ * Headers for the pages that take or show credentials (`/login`, `/register`, `/me`): `Cache-Control:
+ * no-store`, `X-Content-Type-Options: nosniff` and no framing (`frame-ancestors 'none'`, `X-Frame-Options:
+ * DENY`), on every answer, errors included. A header the handler set itself is kept.
+ *
+ * @example
+ * ```ts
+ * Route.group({ middleware: [authHeaders, 'session', guest, authCsrf] }, () => { ... })
+ * ```
+ */
+export const authHeaders: Middleware = async (_request, next) => {
+  let response: Response
+  try {
+    response = await next()
+  } catch (error) {
+    if (error instanceof HttpError) for (const name of Object.keys(HEADERS)) error.headers[name] ??= HEADERS[name]!
+    throw error
+  }
+  for (const name of Object.keys(HEADERS)) if (!response.hasHeader(name)) response.setHeader(name, HEADERS[name]!)
+  return response
+}

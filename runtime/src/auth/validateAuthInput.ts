@@ -1,0 +1,71 @@
+import type { Request } from '../http/Request.js'
+import type { ValidationMessages } from '../http/ValidationError.js'
+import { MAX_PASSWORD_LENGTH, passwordProblem } from './passwordProblem.js'
+
+export type Validated<T> = { data: T; errors?: undefined } | { data?: undefined; errors: ValidationMessages }
+
+export interface Registration {
+  name: string
+  email: string
+  password: string
+}
+
+export interface Credentials {
+  email: string
+  password: string
+}
+
+const MAX_LENGTH = 255
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/**
+ * Checks a registration from the request's BODY (never its query string, which lands in logs and history):
+ * a name, a valid email (trimmed and in lower case), and a password that `passwordProblem` accepts.
+ *
+ * @example
+ * ```ts
+ * const { data, errors } = validateRegistration(request)
+ * if (errors) throw new ValidationError(errors)
+ * ```
+ */
+export function validateRegistration(request: Request): Validated<Registration> {
+  const input = bodyOf(request)
+  const errors: ValidationMessages = {}
+  const name = text(input.name).trim()
+  const email = text(input.email).trim().toLowerCase()
+  const password = text(input.password)
+  if (name === '') add(errors, 'name', 'The name field is required.')
+  else if (name.length > MAX_LENGTH) add(errors, 'name', `The name may not be longer than ${MAX_LENGTH} characters.`)
+  if (email === '') add(errors, 'email', 'The email field is required.')
+  else if (email.length > MAX_LENGTH || !EMAIL.test(email)) add(errors, 'email', 'The email must be a valid email address.')
+  const problem = password === '' ? 'The password field is required.' : passwordProblem(password, { email, name })
+  if (problem) add(errors, 'password', problem)
+  return Object.keys(errors).length > 0 ? { errors } : { data: { name, email, password } }
+}
+
+/** Checks a sign-in from the request's body: an email and a password, nothing about whether they are right. */
+export function validateCredentials(request: Request): Validated<Credentials> {
+  const input = bodyOf(request)
+  const errors: ValidationMessages = {}
+  const email = text(input.email).trim().toLowerCase()
+  const password = text(input.password)
+  if (email === '') add(errors, 'email', 'The email field is required.')
+  else if (email.length > MAX_LENGTH) add(errors, 'email', `The email may not be longer than ${MAX_LENGTH} characters.`)
+  if (password === '') add(errors, 'password', 'The password field is required.')
+  else if (password.length > MAX_PASSWORD_LENGTH) add(errors, 'password', `The password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
+  return Object.keys(errors).length > 0 ? { errors } : { data: { email, password } }
+}
+
+function bodyOf(request: Request): Record<string, unknown> {
+  const body = request.body()
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+}
+
+/** A field's value when it is a string; anything else (absent, a list, a number) counts as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+function add(errors: ValidationMessages, field: string, message: string): void {
+  errors[field] = [...(errors[field] ?? []), message]
+}
