@@ -28,7 +28,6 @@ const FILES = [
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
-  'App/Controllers/StylesheetController.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',

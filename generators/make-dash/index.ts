@@ -10,9 +10,9 @@ import { migrationFile } from '../make-migration/index.js'
 const ROUTES = 'routes/web.ts'
 const MIGRATIONS = 'database/migrations'
 /** Files of a dashboard made before fw-runtime/dash, which --force does not write again. */
-const OBSOLETE = ['schema.ts', 'fields.ts']
-/** Where make:auth may define `currentUser` (the contract allows either). */
-const CURRENT_USER_MODULES = ['App/Auth/AuthUser.ts', 'App/Models/User.ts']
+const OBSOLETE = ['schema.ts', 'fields.ts', 'StylesheetController.ts']
+/** make:auth's routes file: its sign-in, from fw-runtime/auth, is what guards a dashboard. */
+const AUTH_ROUTES = 'routes/auth.ts'
 
 /** The files of a dashboard named `name` (PascalCase), in the order they are reported. */
 function dashboardFiles(values: Record<string, string>, withTest: boolean): GeneratedFile[] {
@@ -22,7 +22,6 @@ function dashboardFiles(values: Record<string, string>, withTest: boolean): Gene
     [`App/Middleware/${camel}Dashboard.ts`, 'middleware.stub'],
     [`App/Controllers/${name}/OverviewController.ts`, 'OverviewController.stub'],
     [`App/Controllers/${name}/TableController.ts`, 'TableController.stub'],
-    [`App/Controllers/${name}/StylesheetController.ts`, 'StylesheetController.stub'],
     [`App/Controllers/${name}/dashboard.ts`, 'dashboard.stub'],
     [`App/Controllers/${name}/page.ts`, 'page.stub'],
     [`App/Views/${name}/urls.ts`, 'views/urls.stub'],
@@ -57,14 +56,6 @@ function isAdminMigration(cwd: string): GeneratedFile | undefined {
   return { path, content: stub('make-dash', 'add_is_admin_to_users_table.stub', {}) }
 }
 
-/** The module, relative to the application, that exports make:auth's `currentUser(request)`. */
-function currentUserModule(cwd: string): string | undefined {
-  return CURRENT_USER_MODULES.find((path) => {
-    const file = join(cwd, path)
-    return existsSync(file) && /export\s+(async\s+)?function\s+currentUser\b/.test(readFileSync(file, 'utf8'))
-  })
-}
-
 /** `fw make:dash Admin` */
 export const makeDash: Command = {
   name: 'make:dash',
@@ -90,12 +81,15 @@ export const makeDash: Command = {
     const routesFile = join(cwd, ROUTES)
     if (!existsSync(routesFile)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
     const routes = readFileSync(routesFile, 'utf8')
-    const authRoutes = existsSync(join(cwd, 'routes/auth.ts')) || routes.includes('// fw:auth begin')
-    if (!existsSync(join(cwd, 'App/Middleware/auth.ts')) || !authRoutes) {
+    const authRoutes = join(cwd, AUTH_ROUTES)
+    if (!existsSync(authRoutes)) {
       throw new CommandError(`The ${name} dashboard needs sign-in: run "fw make:auth" first, then "fw make:dash ${name}"`)
     }
-    const userModule = currentUserModule(cwd)
-    if (!userModule) throw new CommandError(`make:auth's currentUser() was not found in ${CURRENT_USER_MODULES.join(' or ')}: run "fw make:auth --force" to restore it`)
+    if (!readFileSync(authRoutes, 'utf8').includes("'fw-runtime/auth'")) {
+      throw new CommandError(
+        `The ${name} dashboard needs the sign-in of fw-runtime/auth, and this application's make:auth is older: move it onto the runtime first (CHANGELOG: "An application made by an older fw make:auth"), then run "fw make:dash ${name}"`,
+      )
+    }
     const kebab = kebabCase(name)
     const own = routesFileOf(kebab)
     if (existsSync(join(cwd, own.path)) && !force) {
@@ -108,9 +102,6 @@ export const makeDash: Command = {
       camel: name[0]!.toLowerCase() + name.slice(1),
       path: `/${kebab}`,
       flashCookie: `${kebab.replace(/-/g, '_')}_flash`,
-      // make:auth's currentUser(), from a folder two levels into App/ (Controllers/<Name>) and from one level.
-      authUserDeep: `../../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
-      authUserShallow: `../${userModule.slice('App/'.length, -'.ts'.length)}.js`,
     }
     const migration = isAdminMigration(cwd)
     const files = [

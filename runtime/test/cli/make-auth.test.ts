@@ -9,7 +9,6 @@ const APP_FILES = [
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/RegisterController.ts',
-  'App/Controllers/StylesheetController.ts',
   'App/Models/User.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
@@ -61,14 +60,16 @@ describe('fw make:auth', () => {
     const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
-    expect(lines.slice(1, 7)).toEqual([
+    expect(lines.slice(1, 6)).toEqual([
       "import { auth, authCsrf, authHeaders, guest } from 'fw-runtime/auth'",
       "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
       "import { MeController } from '../App/Controllers/Auth/MeController.js'",
       "import { PasswordController } from '../App/Controllers/Auth/PasswordController.js'",
       "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
-      "import { StylesheetController } from '../App/Controllers/StylesheetController.js'",
     ])
+    // public/css/app.css is served as a public file: no controller, no route.
+    expect(routes).not.toContain('/css/')
+    expect(existsSync(join(app.dir, 'App/Controllers/StylesheetController.ts'))).toBe(false)
     // The security machinery is the runtime's: nothing of it is copied into the app.
     for (const gone of ['App/Auth', 'App/Middleware/auth.ts', 'App/Middleware/csrf.ts', 'App/Models/AccessToken.ts', 'App/Models/LoginAttempt.ts']) {
       expect(existsSync(join(app.dir, gone)), gone).toBe(false)
@@ -205,6 +206,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){5}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){4}\n/)
   })
 })

@@ -131,7 +131,7 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     const database = await backend.start()
     stopDatabase = database.stop
     // ADMIN_EMAILS granted the dashboard to whoever registered its address first: it must grant nothing now.
-    env = { ...database.env, ADMIN_EMAILS: 'ada@example.com,mallory@example.com' }
+    env = { ...database.env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`, ADMIN_EMAILS: 'ada@example.com,mallory@example.com' }
     app = createFwApp()
     symlinkSync(join(checkout, 'node_modules/tsx'), join(app.dir, 'node_modules/tsx'), 'dir')
     expect((await app.fw(['make:auth'])).code).toBe(0)

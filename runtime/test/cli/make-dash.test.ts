@@ -24,7 +24,6 @@ const count = (text: string, part: string) => text.split(part).length - 1
 
 const DASHBOARD_FILES = [
   'App/Controllers/Admin/OverviewController.ts',
-  'App/Controllers/Admin/StylesheetController.ts',
   'App/Controllers/Admin/TableController.ts',
   'App/Controllers/Admin/dashboard.ts',
   'App/Controllers/Admin/page.ts',
@@ -55,12 +54,21 @@ describe('fw make:dash without make:auth', () => {
   })
 })
 
+/** The users migration as an older make:auth wrote it, with no is_admin column. */
+function withoutIsAdmin(): void {
+  const users = files('database/migrations').find((path) => path.endsWith('_create_users_table.ts'))!
+  const migration = read(`database/migrations/${users}`)
+  const stripped = migration.replace(/\n *\/\/ Admin rights[^\n]*\n *\.addColumn\('is_admin'[^\n]*/, '')
+  expect(stripped).not.toContain('is_admin')
+  app.write(`database/migrations/${users}`, stripped)
+}
+
 describe('fw make:dash after make:auth', () => {
   beforeEach(async () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
   })
 
-  it('writes the dashboard, its own routes file imported by routes/web.ts, and the is_admin migration; .env is left alone', async () => {
+  it('writes the dashboard and its own routes file imported by routes/web.ts; .env is left alone', async () => {
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result).toMatchObject({ code: 0, stderr: '' })
@@ -68,11 +76,9 @@ describe('fw make:dash after make:auth', () => {
     expect(result.stdout).toContain('Updated routes/web.ts\n')
     expect(result.stdout).not.toContain('.env')
     expect(files('.').filter((path) => /Admin|admin/.test(path) && !path.startsWith('database/'))).toEqual(DASHBOARD_FILES.slice().sort())
-    const migrations = files('database/migrations')
-    expect(migrations).toHaveLength(4)
-    expect(migrations.at(-1)).toMatch(/^\d{14}_add_is_admin_to_users_table\.ts$/)
-    expect(result.stdout).toContain(`Created database/migrations/${migrations.at(-1)}\n`)
-    expect(read(`database/migrations/${migrations.at(-1)}`)).toContain(".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))")
+    // make:auth's users table has is_admin already: no migration of make:dash's own.
+    expect(files('database/migrations')).toHaveLength(3)
+    expect(result.stdout).not.toContain('is_admin')
     // The test starter's helper (tests/server.ts) is missing here, so no generated test either.
     expect(existsSync(join(app.dir, 'tests/Admin'))).toBe(false)
 
@@ -95,11 +101,11 @@ describe('fw make:dash after make:auth', () => {
     expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard }, () => {")
     expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
 
-    expect(read('App/Middleware/adminDashboard.ts')).toContain('export const adminDashboard: Middleware[] = [auth, csrf, authorizeAdmin]')
+    expect(read('App/Middleware/adminDashboard.ts')).toContain("export const adminDashboard: MiddlewareReference[] = ['session', auth, 'csrf', authorizeAdmin]")
     expect(read('App/Policies/AdminPolicy.ts')).toContain('export async function canUseAdmin(user: { id: number }): Promise<boolean> {')
     expect(read('App/Policies/AdminPolicy.ts')).not.toContain('ADMIN_EMAILS')
     expect(read('App/Controllers/Admin/dashboard.ts')).toContain('export const dashboard = new Dashboard({ db })')
-    expect(read('App/Controllers/Admin/page.ts')).toContain("import { currentUser } from '../../Auth/AuthUser.js'")
+    expect(read('App/Controllers/Admin/page.ts')).toContain("import { currentUser } from 'fw-runtime/auth'")
     for (const path of DASHBOARD_FILES) expect(read(path)).not.toMatch(/\{\{|\}\}/)
     // ADMIN_EMAILS granted the dashboard by an unverified address: admins are in the database now.
     expect(read('.env')).toBe('APP_KEY=secret\n')
@@ -110,7 +116,9 @@ describe('fw make:dash after make:auth', () => {
     expect((await app.fw(['make:dash', 'BackOffice'])).code).toBe(0)
 
     const routes = read('routes/dash-back-office.ts')
-    expect(routes).toContain("Route.get('/back-office/back-office.css', [BackOfficeStylesheetController, 'show'])")
+    // Its stylesheet is public/css/back-office.css, served as a public file: no controller, no route.
+    expect(routes).not.toContain('Stylesheet')
+    expect(read('App/Views/BackOffice/urls.ts')).toContain("stylesheet: () => '/css/back-office.css'")
     expect(routes).toContain("Route.group({ prefix: '/back-office', middleware: backOfficeDashboard }, () => {")
     expect(read('App/Views/BackOffice/urls.ts')).toContain("export const base = '/back-office'")
     expect(read('App/Controllers/BackOffice/page.ts')).toContain("const FLASH = 'back_office_flash'")
@@ -145,6 +153,7 @@ describe('fw make:dash after make:auth', () => {
   }, 60_000)
 
   it('refuses a second run in one line, changing nothing; --force writes it again without doubling anything', async () => {
+    withoutIsAdmin()
     await app.fw(['make:dash', 'Admin'])
     app.write('App/Policies/AdminPolicy.ts', '// edited\n')
     const before = snapshot()
@@ -181,16 +190,17 @@ describe('fw make:dash after make:auth', () => {
     expect(forced.stdout).toContain('No longer used (fw-runtime/dash does their work): App/Controllers/Admin/schema.ts, App/Controllers/Admin/fields.ts; delete them.\n')
   })
 
-  it('writes no is_admin migration when a migration of the application already creates the column', async () => {
-    const users = files('database/migrations').find((path) => path.endsWith('_create_users_table.ts'))!
-    const migration = read(`database/migrations/${users}`)
-    app.write(`database/migrations/${users}`, migration.replace(".addColumn('email'", ".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))\n    .addColumn('email'"))
+  it('writes the is_admin migration for the users table of an older make:auth, which lacks the column', async () => {
+    withoutIsAdmin()
 
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result.code).toBe(0)
-    expect(result.stdout).not.toContain('is_admin')
-    expect(files('database/migrations')).toHaveLength(3)
+    const migrations = files('database/migrations')
+    expect(migrations).toHaveLength(4)
+    expect(migrations.at(-1)).toMatch(/^\d{14}_add_is_admin_to_users_table\.ts$/)
+    expect(result.stdout).toContain(`Created database/migrations/${migrations.at(-1)}\n`)
+    expect(read(`database/migrations/${migrations.at(-1)}`)).toContain(".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))")
   })
 
   it('leaves an ADMIN_EMAILS that is already set alone (it grants nothing now)', async () => {
