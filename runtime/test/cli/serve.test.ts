@@ -178,6 +178,37 @@ describe('fw route:list', () => {
   })
 })
 
+describe('#app/* imports (package.json imports, as in the starters)', () => {
+  // The sources, and beside them a build in dist/ that must never be loaded: under fw serve and the fw
+  // commands, #app/* names the TypeScript sources (the development condition), never dist/.
+  beforeEach(() => {
+    app.write('App/Controllers/HomeController.ts', "export class HomeController {\n  index() {\n    return { from: 'source' }\n  }\n}\n")
+    app.write('dist/App/Controllers/HomeController.js', "throw new Error('the build in dist/ was loaded')\n")
+    app.write(
+      'routes/web.ts',
+      "import { Route } from 'fw-runtime'\nimport { HomeController } from '#app/Controllers/HomeController.js'\n\nRoute.get('/', [HomeController, 'index'])\n",
+    )
+  })
+
+  it.each(['serve', 'serve:node'])('fw %s runs them from the TypeScript sources', async (command) => {
+    const { url } = await startFw([command, `--port=${await freePort()}`])
+    expect(await (await fetch(url)).json()).toEqual({ from: 'source' })
+  })
+
+  it('fw route:list loads them from the sources, and knows the controller by its file', async () => {
+    app.write('App/Controllers/Api/HomeController.ts', "export class HomeController {\n  index() {\n    return { api: true }\n  }\n}\n")
+    app.write('routes/web.ts', `${app.read('routes/web.ts')}import { HomeController as ApiHomeController } from '#app/Controllers/Api/HomeController.js'\nRoute.get('/api', [ApiHomeController, 'index'])\n`)
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim().split('\n').slice(2).map((line) => line.split(/ {2,}/))).toEqual([
+      ['GET', '/', 'HomeController@index'],
+      ['GET', '/api', 'Api/HomeController@index'],
+    ])
+  })
+})
+
 describe('fw command errors', () => {
   const broken = "import { Route } from 'fw-runtime'\n\nthrow new Error('routes are broken\\nat a second line')\n"
 
