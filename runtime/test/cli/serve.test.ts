@@ -28,7 +28,12 @@ async function freePort(): Promise<number> {
 
 /** Starts `fw <args>` and resolves with the URL it prints once it listens. */
 function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  return startNode([FW, ...args], env)
+}
+
+/** Starts `node <args>` in the app and resolves with the URL it prints once it listens. */
+function startNode(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
+  const child = spawn(process.execPath, args, { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   running = child
   let output = ''
   return new Promise((resolve, reject) => {
@@ -39,7 +44,7 @@ function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: st
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`fw ${args.join(' ')} exited with ${code}: ${output}`)))
+    child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}: ${output}`)))
   })
 }
 
@@ -193,6 +198,24 @@ describe('#app/* imports (package.json imports, as in the starters)', () => {
   it.each(['serve', 'serve:node'])('fw %s runs them from the TypeScript sources', async (command) => {
     const { url } = await startFw([command, `--port=${await freePort()}`])
     expect(await (await fetch(url)).json()).toEqual({ from: 'source' })
+  })
+
+  it('public/index.ts run by hand without the condition loads the build in dist/, and one warning says so', async () => {
+    app.write('dist/App/Controllers/HomeController.js', "export class HomeController {\n  index() {\n    return { from: 'dist' }\n  }\n}\n")
+    const tsx = import.meta.resolve('tsx')
+
+    const plain = await startNode(['--import', tsx, 'public/index.ts'], { PORT: String(await freePort()) })
+    expect(await (await fetch(plain.url)).json()).toEqual({ from: 'dist' })
+    const warnings = plain.output().split('\n').filter((line) => line.includes('--conditions=development'))
+    expect(warnings).toEqual([
+      '[fw] warning: public/index.ts runs without --conditions=development, so its #app/* imports load the build in dist/, not the TypeScript sources: use fw serve, or node --conditions=development --import tsx public/index.ts',
+    ])
+    running!.kill('SIGTERM')
+    await new Promise((resolve) => running!.once('exit', resolve))
+
+    const flagged = await startNode(['--conditions=development', '--import', tsx, 'public/index.ts'], { PORT: String(await freePort()) })
+    expect(await (await fetch(flagged.url)).json()).toEqual({ from: 'source' })
+    expect(flagged.output()).not.toContain('warning: public/index.ts')
   })
 
   it('fw route:list loads them from the sources, and knows the controller by its file', async () => {
