@@ -31,7 +31,7 @@ export default defineConfig({
       },
     },
   ],
-  // The generators' stubs are read at run time from dist/generators/<command>/stubs.
+  // The generators' stubs, read at run time from dist/generators/<command>/stubs (src/cli/generate/stub.ts).
   async onSuccess() {
     for (const generator of readdirSync('../generators')) {
       cpSync(`../generators/${generator}/stubs`, `dist/generators/${generator}/stubs`, { recursive: true })

@@ -1,5 +1,5 @@
 // An application created from this checkout: installed for real, its own tests, every sample route.
-import { cpSync, lstatSync, readFileSync } from 'node:fs'
+import { cpSync, lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -115,18 +115,34 @@ describe('an api application created from the checkout and installed with npm', 
     await app.runOk('npm', ['run', 'typecheck'])
   })
 
-  it('npm run build, then npm start serves the compiled JavaScript: every sample route', async () => {
+  it('npm run build, then npm start serves the compiled JavaScript: every sample route, with no TypeScript source left', async () => {
     await app.runOk('npm', ['run', 'build'])
-    const server = await app.start(['npm', 'start'])
-    servers.push(server)
-    await expectEverySampleRoute(server, app.env().API_KEY!)
+    // The #app/* and #routes/* imports must lead into dist/: the built app runs with its sources gone.
+    const sources = ['App', 'routes', 'public/index.ts', 'bootstrap']
+    for (const source of sources) renameSync(join(app.dir, source), join(app.dir, `${source}.away`))
+    try {
+      const server = await app.start(['npm', 'start'])
+      servers.push(server)
+      await expectEverySampleRoute(server, app.env().API_KEY!)
+      await server.stop()
+    } finally {
+      for (const source of sources) renameSync(join(app.dir, `${source}.away`), join(app.dir, source))
+    }
   })
 
-  it('npm run dev (fw serve) answers', async () => {
+  it('npm run dev (fw serve), npm test and npm run typecheck use the TypeScript sources, never the build beside them', async () => {
+    // The build of the test above, made unusable: any of the three that loaded it would fail.
+    writeFileSync(join(app.dir, 'dist/App/Controllers/HomeController.js'), "throw new Error('the build in dist/ was loaded')\n")
+    writeFileSync(join(app.dir, 'dist/routes/web.js'), "throw new Error('the build in dist/ was loaded')\n")
+
     const server = await app.start(['npm', 'run', 'dev'])
     servers.push(server)
     const response = await fetch(`${server.url}/hello`)
     expect(response.status).toBe(200)
+
+    const test = await app.runOk('npm', ['test'])
+    expect(stripVTControlCharacters(test.stdout)).toMatch(/Tests\s+\d+ passed/)
+    await app.runOk('npm', ['run', 'typecheck'])
   })
 })
 

@@ -59,7 +59,12 @@ describe('npm create fw-app@latest from a registry', () => {
     expect(existsSync(join(app, 'vendor'))).toBe(false)
     expect(JSON.parse(readFileSync(join(app, 'node_modules', 'fw-runtime', 'package.json'), 'utf8')).version).toBe(version)
 
-    const server = await startServer('node', ['--import', 'tsx', 'public/index.ts'], { cwd: app })
+    // The generators read their stubs from the installed package, and what they write type-checks in the app.
+    const made = await runOk('npx', ['fw', 'make:controller', 'Admin/ReportController'], { cwd: app, env: npmEnv })
+    expect(made.stdout).toBe('Created App/Controllers/Admin/ReportController.ts\nCreated tests/Controllers/Admin/ReportController.test.ts\n')
+    await runOk('npx', ['tsc', '--noEmit'], { cwd: app, env: npmEnv })
+
+    const server = await startServer('node', ['--conditions=development', '--import', 'tsx', 'public/index.ts'], { cwd: app })
     try {
       const response = await fetch(`${server.url}/`)
       expect(response.status).toBe(200)

@@ -22,8 +22,7 @@ export const makeController: Command = {
     const resource = values.resource === true
     const base = className.replace(/Controller$/, '') || className
     const path = '/' + [...folders.map(kebabCase), kebabCase(plural(snakeCase(base)))].join('/')
-    const depth = '../'.repeat(folders.length + 2)
-    const placeholders = { className, path, importPath: `${depth}App/Controllers/${name}.js` }
+    const placeholders = { className, path, name }
     const kind = resource ? 'resource-controller' : 'controller'
     const files = [
       { path: `App/Controllers/${name}.ts`, content: stub('make-controller', `${kind}.stub`, placeholders) },

@@ -19,8 +19,7 @@ export const makeMiddleware: Command = {
     const { folders, className } = classPath(positionals[0]!, 'middleware', 'EnsureTeamMember')
     const name = className[0]!.toLowerCase() + className.slice(1)
     const file = [...folders, name].join('/')
-    const depth = '../'.repeat(folders.length + 2)
-    const placeholders = { name, importPath: `${depth}App/Middleware/${file}.js` }
+    const placeholders = { name, file }
     const files = [
       { path: `App/Middleware/${file}.ts`, content: stub('make-middleware', 'middleware.stub', placeholders) },
       { path: `tests/Middleware/${file}.test.ts`, content: stub('make-middleware', 'middleware.test.stub', placeholders) },

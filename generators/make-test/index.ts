@@ -17,9 +17,8 @@ export const makeTest: Command = {
   options: { force: { type: 'boolean', short: 'f' } },
   async run({ positionals, values, cwd }) {
     const name = positionals[0]!
-    const { folders, className } = classPath(name, 'test', 'CheckoutTest')
-    const depth = '../'.repeat(folders.length + 1)
-    const file = { path: `tests/${name}.test.ts`, content: stub('make-test', 'test.stub', { className, routesPath: `${depth}routes/web.js` }) }
+    const { className } = classPath(name, 'test', 'CheckoutTest')
+    const file = { path: `tests/${name}.test.ts`, content: stub('make-test', 'test.stub', { className }) }
     writeFiles(cwd, [file], values.force === true)
     console.log(`Created ${file.path}`)
   },

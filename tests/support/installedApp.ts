@@ -8,7 +8,7 @@
  * app.dir                                        // a folder of this test's own, free to change
  * await app.run('npm', ['test'])                 // → { code, stdout, stderr }; never throws
  * await app.runOk('npx', ['tsc', '--noEmit'])    // throws with the output unless it exits 0
- * const server = await app.start()               // `node --import tsx public/index.ts`, PORT=0
+ * const server = await app.start()               // `node --conditions=development --import tsx public/index.ts`, PORT=0
  * await fetch(`${server.url}/health`)
  * await server.stop()
  * ```
@@ -38,7 +38,8 @@ export interface InstalledApp {
   /** Same, but throws with the output unless the command exits 0. */
   runOk(command: string, args: string[], options?: Partial<RunOptions>): Promise<RunResult>
   /**
-   * Starts the application on 127.0.0.1 and a free port; by default the TypeScript entry with tsx,
+   * Starts the application on 127.0.0.1 and a free port; by default the TypeScript entry with tsx (and the
+   * `development` condition, so that its #app/* imports name the sources),
    * or any server command: `app.start(['npm', 'start'])`.
    */
   start(command?: string[], env?: Record<string, string>): Promise<RunningApp>
@@ -99,7 +100,7 @@ export async function installedApp(options: { template?: Template } = {}): Promi
     dir,
     run: (command, args, extra) => run(command, args, inApp(extra)),
     runOk: (command, args, extra) => runOk(command, args, inApp(extra)),
-    start: (command = ['node', '--import', 'tsx', 'public/index.ts'], env = {}) =>
+    start: (command = ['node', '--conditions=development', '--import', 'tsx', 'public/index.ts'], env = {}) =>
       startServer(command[0]!, command.slice(1), { cwd: dir, env }),
     env: () => parseEnv(readFileSync(join(dir, '.env'), 'utf8')) as Record<string, string>,
   }

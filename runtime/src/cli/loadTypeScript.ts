@@ -1,8 +1,23 @@
+import { register } from 'node:module'
+
 /**
- * Lets `import()` load the application's TypeScript (migrations, routes). Only the commands that
- * import application code call it: tsx takes a tenth of a second to start.
+ * A resolve hook that adds the `development` condition, as `node --conditions=development` would: the
+ * application's `#app/*` imports (package.json `imports`) then name its TypeScript sources, not dist/.
+ * A `data:` URL, because a hook must be a module of its own and this file is bundled into the fw command.
+ */
+const DEVELOPMENT_CONDITION = `data:text/javascript,${encodeURIComponent(`
+export function resolve(specifier, context, next) {
+  const conditions = context.conditions.includes('development') ? context.conditions : [...context.conditions, 'development']
+  return next(specifier, { ...context, conditions })
+}`)}`
+
+/**
+ * Lets `import()` load the application's TypeScript (migrations, seeders, routes), resolving its `#app/*`
+ * imports to the sources. Only the commands that import application code call it: tsx takes a tenth of a
+ * second to start.
  */
 export async function loadTypeScript(): Promise<void> {
-  const { register } = await import('tsx/esm/api')
-  register()
+  const { register: registerTsx } = await import('tsx/esm/api')
+  registerTsx()
+  register(DEVELOPMENT_CONDITION)
 }

@@ -47,9 +47,13 @@ export async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
   })
 }
 
-/** `node --import tsx public/index.ts`: the app's own entry, with TypeScript. */
+/**
+ * `node --conditions=development --import tsx public/index.ts`: the app's own entry, with TypeScript. The
+ * `development` condition points the app's `#app/*` imports (package.json `imports`) at its TypeScript
+ * sources; without it they name the build in dist/, as under fw start.
+ */
 function startApp(cwd: string, file: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file], { cwd, env, stdio: 'inherit' })
+  return spawn(process.execPath, ['--conditions=development', '--import', import.meta.resolve('tsx'), file], { cwd, env, stdio: 'inherit' })
 }
 
 /** Calls `onChange` for any file of the app that changes, except the ignored ones. */

@@ -4,6 +4,7 @@ import { reportMissingSettings } from '../config/reportMissingSettings.js'
 import type { Router } from '../routing/Router.js'
 import type { RequestListener } from './createRequestHandler.js'
 import { PortInUseError, type RunningServer, type ServeOptions } from './listen.js'
+import { reportBuildImports } from './reportBuildImports.js'
 import { serve } from './serve.js'
 import { serveNode } from './serveNode.js'
 
@@ -40,7 +41,11 @@ export async function start(target: Router | RequestListener, options: ServeOpti
     process.exit(1)
   }
   // Under fw start the primary reports once; its workers would repeat it each.
-  if (!cluster.isWorker) reportMissingSettings(appRoot())
+  if (!cluster.isWorker) {
+    const root = appRoot()
+    reportMissingSettings(root)
+    reportBuildImports(root)
+  }
   const useNode = process.env.FW_SERVER === 'node'
   let running: RunningServer
   try {

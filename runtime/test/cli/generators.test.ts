@@ -24,16 +24,16 @@ describe('fw make:controller', () => {
     expect(controller).toContain("index(): Response {\n    return Response.json({ message: 'Hello from UserController' })")
     expect(controller).not.toMatch(/show|store|update|destroy|\{\{/)
     const test = read('tests/Controllers/UserController.test.ts')
-    expect(test).toContain("import { UserController } from '../../App/Controllers/UserController.js'")
+    expect(test).toContain("import { UserController } from '#app/Controllers/UserController.js'")
     expect(test).toContain("router.get('/users', [UserController, 'index'])")
   })
 
-  it('puts Admin/UserController in a subfolder, with imports that reach back', async () => {
+  it('puts Admin/UserController in a subfolder, its test importing it by #app/ (no ../ path to count)', async () => {
     expect((await app.fw(['make:controller', 'Admin/UserController'])).code).toBe(0)
 
     expect(read('App/Controllers/Admin/UserController.ts')).toContain('export class UserController {')
     expect(read('tests/Controllers/Admin/UserController.test.ts')).toContain(
-      "import { UserController } from '../../../App/Controllers/Admin/UserController.js'",
+      "import { UserController } from '#app/Controllers/Admin/UserController.js'",
     )
     expect(read('tests/Controllers/Admin/UserController.test.ts')).toContain("router.get('/admin/users'")
   })

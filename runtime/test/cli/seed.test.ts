@@ -65,6 +65,28 @@ describe('fw make:seeder and fw db:seed', () => {
     expect(await titles()).toEqual(['a', 'b', 'c', 'main'])
   })
 
+  it('runs a seeder that imports application code by #app/, from the TypeScript sources (not dist/)', async () => {
+    await app.fw(['migrate'])
+    app.write('App/Seeds/titles.ts', "export const titles: string[] = ['from the sources']\n")
+    app.write('dist/App/Seeds/titles.js', "throw new Error('the build in dist/ was loaded')\n")
+    app.write(
+      'database/seeders/TitleSeeder.ts',
+      [
+        "import type { Kysely } from 'fw-runtime'",
+        "import { titles } from '#app/Seeds/titles.js'",
+        'export async function run(db: Kysely<any>): Promise<void> {',
+        "  for (const title of titles) await db.insertInto('posts').values({ title }).execute()",
+        '}',
+        '',
+      ].join('\n'),
+    )
+
+    const seeded = await app.fw(['db:seed'])
+
+    expect([seeded.code, seeded.stderr]).toEqual([0, ''])
+    expect(await titles()).toEqual(['from the sources'])
+  })
+
   it('writes nothing of a seeder that fails, and says which in one line', async () => {
     await app.fw(['migrate'])
     app.write('database/seeders/Broken.ts', seeder(['first', 'first']))
@@ -106,14 +128,14 @@ describe('fw make:middleware and fw make:test', () => {
       stdout: 'Created App/Middleware/ensureTeamMember.ts\nCreated tests/Middleware/ensureTeamMember.test.ts\n',
     })
     expect(app.read('App/Middleware/ensureTeamMember.ts')).toContain('export const ensureTeamMember: Middleware = async (request, next) => {')
-    expect(app.read('tests/Middleware/ensureTeamMember.test.ts')).toContain("import { ensureTeamMember } from '../../App/Middleware/ensureTeamMember.js'")
+    expect(app.read('tests/Middleware/ensureTeamMember.test.ts')).toContain("import { ensureTeamMember } from '#app/Middleware/ensureTeamMember.js'")
     expect((await app.fw(['make:middleware', 'not-a-name'])).code).toBe(1)
   })
 
   it('make:test writes a test that requests the app in process, in subfolders too', async () => {
     expect((await app.fw(['make:test', 'Feature/CheckoutTest'])).stdout).toBe('Created tests/Feature/CheckoutTest.test.ts\n')
     const test = app.read('tests/Feature/CheckoutTest.test.ts')
-    expect(test).toContain("await router.loadRoutes(() => import('../../routes/web.js'))")
+    expect(test).toContain("await router.loadRoutes(() => import('#routes/web.js'))")
     expect(test).toContain("describe('CheckoutTest', () => {")
     const again = await app.fw(['make:test', 'Feature/CheckoutTest'])
     expect([again.code, again.stderr]).toEqual([1, 'tests/Feature/CheckoutTest.test.ts already exists; use --force to overwrite it\n'])

@@ -28,7 +28,12 @@ async function freePort(): Promise<number> {
 
 /** Starts `fw <args>` and resolves with the URL it prints once it listens. */
 function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  return startNode([FW, ...args], env)
+}
+
+/** Starts `node <args>` in the app and resolves with the URL it prints once it listens. */
+function startNode(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
+  const child = spawn(process.execPath, args, { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   running = child
   let output = ''
   return new Promise((resolve, reject) => {
@@ -39,7 +44,7 @@ function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: st
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`fw ${args.join(' ')} exited with ${code}: ${output}`)))
+    child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}: ${output}`)))
   })
 }
 
@@ -174,6 +179,55 @@ describe('fw route:list', () => {
     expect(lines.slice(2)).toEqual([
       ['GET', '/users/{id}', 'UserController@show'],
       ['POST', '/api/users', 'Api/UserController@store'],
+    ])
+  })
+})
+
+describe('#app/* imports (package.json imports, as in the starters)', () => {
+  // The sources, and beside them a build in dist/ that must never be loaded: under fw serve and the fw
+  // commands, #app/* names the TypeScript sources (the development condition), never dist/.
+  beforeEach(() => {
+    app.write('App/Controllers/HomeController.ts', "export class HomeController {\n  index() {\n    return { from: 'source' }\n  }\n}\n")
+    app.write('dist/App/Controllers/HomeController.js', "throw new Error('the build in dist/ was loaded')\n")
+    app.write(
+      'routes/web.ts',
+      "import { Route } from 'fw-runtime'\nimport { HomeController } from '#app/Controllers/HomeController.js'\n\nRoute.get('/', [HomeController, 'index'])\n",
+    )
+  })
+
+  it.each(['serve', 'serve:node'])('fw %s runs them from the TypeScript sources', async (command) => {
+    const { url } = await startFw([command, `--port=${await freePort()}`])
+    expect(await (await fetch(url)).json()).toEqual({ from: 'source' })
+  })
+
+  it('public/index.ts run by hand without the condition loads the build in dist/, and one warning says so', async () => {
+    app.write('dist/App/Controllers/HomeController.js', "export class HomeController {\n  index() {\n    return { from: 'dist' }\n  }\n}\n")
+    const tsx = import.meta.resolve('tsx')
+
+    const plain = await startNode(['--import', tsx, 'public/index.ts'], { PORT: String(await freePort()) })
+    expect(await (await fetch(plain.url)).json()).toEqual({ from: 'dist' })
+    const warnings = plain.output().split('\n').filter((line) => line.includes('--conditions=development'))
+    expect(warnings).toEqual([
+      '[fw] warning: public/index.ts runs without --conditions=development, so its #app/* imports load the build in dist/, not the TypeScript sources: use fw serve, or node --conditions=development --import tsx public/index.ts',
+    ])
+    running!.kill('SIGTERM')
+    await new Promise((resolve) => running!.once('exit', resolve))
+
+    const flagged = await startNode(['--conditions=development', '--import', tsx, 'public/index.ts'], { PORT: String(await freePort()) })
+    expect(await (await fetch(flagged.url)).json()).toEqual({ from: 'source' })
+    expect(flagged.output()).not.toContain('warning: public/index.ts')
+  })
+
+  it('fw route:list loads them from the sources, and knows the controller by its file', async () => {
+    app.write('App/Controllers/Api/HomeController.ts', "export class HomeController {\n  index() {\n    return { api: true }\n  }\n}\n")
+    app.write('routes/web.ts', `${app.read('routes/web.ts')}import { HomeController as ApiHomeController } from '#app/Controllers/Api/HomeController.js'\nRoute.get('/api', [ApiHomeController, 'index'])\n`)
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim().split('\n').slice(2).map((line) => line.split(/ {2,}/))).toEqual([
+      ['GET', '/', 'HomeController@index'],
+      ['GET', '/api', 'Api/HomeController@index'],
     ])
   })
 })

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url'
 const runtime = fileURLToPath(new URL('../../', import.meta.url))
 /** The built `fw` command: these tests run what ships (`npm run build -w fw-runtime` first). */
 export const FW = join(runtime, 'dist/cli/fw.js')
+/** The api starter's package.json `imports`. */
+const STARTER_IMPORTS: unknown = JSON.parse(readFileSync(join(runtime, '../template/api/package.json'), 'utf8')).imports
 
 export interface FwResult {
   code: number
@@ -35,7 +37,8 @@ export function createFwApp(): FwApp {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), content)
   }
-  write('package.json', JSON.stringify({ name: 'fw-test-app', private: true, type: 'module' }))
+  // The starters' `imports` (#app/*, #routes/*), so that generated code imports as it does in a new application.
+  write('package.json', JSON.stringify({ name: 'fw-test-app', private: true, type: 'module', imports: STARTER_IMPORTS }))
   write('routes/web.ts', "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' })).name('home')\n")
   write(
     'public/index.ts',

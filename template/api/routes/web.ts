@@ -1,12 +1,12 @@
 import { Route } from 'fw-runtime'
-import { DataController } from '../App/Controllers/Api/DataController.js'
-import { PostController } from '../App/Controllers/Api/PostController.js'
-import { TaskController } from '../App/Controllers/Api/TaskController.js'
-import { UserController as ApiUserController } from '../App/Controllers/Api/UserController.js'
-import { DownloadController } from '../App/Controllers/DownloadController.js'
-import { HealthController } from '../App/Controllers/HealthController.js'
-import { HomeController } from '../App/Controllers/HomeController.js'
-import { UserController } from '../App/Controllers/UserController.js'
+import { DataController } from '#app/Controllers/Api/DataController.js'
+import { PostController } from '#app/Controllers/Api/PostController.js'
+import { TaskController } from '#app/Controllers/Api/TaskController.js'
+import { UserController as ApiUserController } from '#app/Controllers/Api/UserController.js'
+import { DownloadController } from '#app/Controllers/DownloadController.js'
+import { HealthController } from '#app/Controllers/HealthController.js'
+import { HomeController } from '#app/Controllers/HomeController.js'
+import { UserController } from '#app/Controllers/UserController.js'
 
 Route.get('/', [HomeController, 'index'])
 Route.get('/hello', [HomeController, 'hello'])

@@ -18,7 +18,7 @@ export const apiKey = (process.env.API_KEY ||= 'test-api-key')
  */
 export async function createClient(): Promise<TestClient> {
   const router = new Router(Container.getInstance())
-  await router.loadRoutes(() => import('../routes/web.js'))
+  await router.loadRoutes(() => import('#routes/web.js'))
   return testClient(router)
 }
 

@@ -13,8 +13,8 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 loadEnv(new URL('../.env', import.meta.url))
 
 /**
- * Starts the application the way `npm run dev` does (public/index.ts) on a free port of
- * 127.0.0.1, and resolves once it listens. `env` adds to (or overrides) the environment.
+ * Starts the application the way `npm run dev` does (public/index.ts, with the `development` condition
+ * that points #app/* imports at the TypeScript sources) on a free port of 127.0.0.1, and resolves once it listens. `env` adds to (or overrides) the environment.
  *
  * @example
  * ```ts
@@ -24,7 +24,7 @@ loadEnv(new URL('../.env', import.meta.url))
  * ```
  */
 export function startServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'public/index.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

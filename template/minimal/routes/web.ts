@@ -1,4 +1,4 @@
 import { Route } from 'fw-runtime'
-import { HomeController } from '../App/Controllers/HomeController.js'
+import { HomeController } from '#app/Controllers/HomeController.js'
 
 Route.get('/', [HomeController, 'index'])

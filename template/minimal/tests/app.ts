@@ -16,7 +16,7 @@ loadEnv(new URL('../.env', import.meta.url))
  */
 export async function createClient(): Promise<TestClient> {
   const router = new Router(Container.getInstance())
-  await router.loadRoutes(() => import('../routes/web.js'))
+  await router.loadRoutes(() => import('#routes/web.js'))
   return testClient(router)
 }
 

@@ -10,8 +10,8 @@ export interface TestServer {
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * Starts the application the way `npm run dev` does (public/index.ts) on a free port of
- * 127.0.0.1, and resolves once it listens.
+ * Starts the application the way `npm run dev` does (public/index.ts, with the `development` condition
+ * that points #app/* imports at the TypeScript sources) on a free port of 127.0.0.1, and resolves once it listens.
  *
  * @example
  * ```ts
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
  * ```
  */
 export function startServer(): Promise<TestServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'public/index.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,13 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 
 /**
- * The folder that holds `generators/<command>/stubs/`: `dist/generators` in the published package,
- * the repository's `generators` when running from source.
+ * Every generator's stubs, `<command>/stubs/<file>`, in one known place: the fw-runtime package's
+ * `dist/generators/`, where its build copies them from the repository's `generators/` (runtime/tsup.config.ts).
+ * Found from the package itself, so it holds wherever the bundler puts this code and wherever npm installs
+ * the package.
  */
-const root = [new URL('../generators/', import.meta.url), new URL('./generators/', import.meta.url), new URL('../../../../generators/', import.meta.url)]
-  .map((url) => fileURLToPath(url))
-  .find((path) => existsSync(path))
+const GENERATORS = new URL('dist/generators/', import.meta.resolve('fw-runtime/package.json'))
 
 /**
  * A generator's stub with its `{{ key }}` placeholders filled in. Every placeholder must have a value,
@@ -19,8 +18,7 @@ const root = [new URL('../generators/', import.meta.url), new URL('./generators/
  * ```
  */
 export function stub(generator: string, file: string, values: Record<string, string>): string {
-  if (!root) throw new Error('The generators folder is missing from this fw-runtime installation')
-  const text = readFileSync(`${root}/${generator}/stubs/${file}`, 'utf8')
+  const text = readFileSync(new URL(`${generator}/stubs/${file}`, GENERATORS), 'utf8')
   return text.replace(/\{\{ ([a-zA-Z]+) \}\}/g, (_, key: string) => {
     const value = values[key]
     if (value === undefined) throw new Error(`Stub ${generator}/${file} needs a value for "${key}"`)
