@@ -62,10 +62,10 @@ describe('fw make:auth', () => {
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
     expect(lines.slice(1, 6)).toEqual([
       "import { auth, authCsrf, authHeaders, guest } from 'fw-runtime/auth'",
-      "import { LoginController } from '../App/Controllers/Auth/LoginController.js'",
-      "import { MeController } from '../App/Controllers/Auth/MeController.js'",
-      "import { PasswordController } from '../App/Controllers/Auth/PasswordController.js'",
-      "import { RegisterController } from '../App/Controllers/Auth/RegisterController.js'",
+      "import { LoginController } from '#app/Controllers/Auth/LoginController.js'",
+      "import { MeController } from '#app/Controllers/Auth/MeController.js'",
+      "import { PasswordController } from '#app/Controllers/Auth/PasswordController.js'",
+      "import { RegisterController } from '#app/Controllers/Auth/RegisterController.js'",
     ])
     // public/css/app.css is served as a public file: no controller, no route.
     expect(routes).not.toContain('/css/')

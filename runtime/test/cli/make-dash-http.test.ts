@@ -88,7 +88,7 @@ function column(page: string, index: number): string[] {
 }
 
 function startApp(dir: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'public/index.ts'], {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'public/index.ts'], {
     cwd: dir,
     env: cleanEnv({ ...env, PORT: '0', HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -91,9 +91,9 @@ describe('fw make:dash after make:auth', () => {
     const lines = routes.split('\n')
     const firstRoute = lines.findIndex((line) => line.startsWith('Route.'))
     for (const line of [
-      "import { OverviewController as AdminOverviewController } from '../App/Controllers/Admin/OverviewController.js'",
-      "import { TableController as AdminTableController } from '../App/Controllers/Admin/TableController.js'",
-      "import { adminDashboard } from '../App/Middleware/adminDashboard.js'",
+      "import { OverviewController as AdminOverviewController } from '#app/Controllers/Admin/OverviewController.js'",
+      "import { TableController as AdminTableController } from '#app/Controllers/Admin/TableController.js'",
+      "import { adminDashboard } from '#app/Middleware/adminDashboard.js'",
     ]) {
       expect(lines.indexOf(line)).toBeGreaterThan(-1)
       expect(lines.indexOf(line)).toBeLessThan(firstRoute)
@@ -132,7 +132,7 @@ describe('fw make:dash after make:auth', () => {
 
     expect(result.stdout).toContain('Created tests/Admin/dashboard.test.ts\n')
     const test = read('tests/Admin/dashboard.test.ts')
-    expect(test).toContain("import { canUseAdmin } from '../../App/Policies/AdminPolicy.js'")
+    expect(test).toContain("import { canUseAdmin } from '#app/Policies/AdminPolicy.js'")
     expect(test).toContain("fetch(`${server.url}/admin/tables/users?q=ada`")
   })
 
@@ -170,7 +170,7 @@ describe('fw make:dash after make:auth', () => {
     expect(forced.stdout).not.toContain('Updated .env')
     const routes = read('routes/web.ts')
     expect(count(routes, "import './dash-admin.js'")).toBe(1)
-    expect(count(read('routes/dash-admin.ts'), "import { adminDashboard } from '../App/Middleware/adminDashboard.js'")).toBe(1)
+    expect(count(read('routes/dash-admin.ts'), "import { adminDashboard } from '#app/Middleware/adminDashboard.js'")).toBe(1)
     expect(count(routes, "import './auth.js'")).toBe(1)
     expect(routes).toBe(before['routes/web.ts'])
     expect(read('App/Policies/AdminPolicy.ts')).toContain('export async function canUseAdmin')
