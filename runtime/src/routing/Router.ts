@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
+import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
 import { isProduction, renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
@@ -72,6 +73,8 @@ export class Router {
   readonly debug: boolean
   /** Milliseconds before a request that has not answered gets 503 (0: never). */
   readonly handlerTimeout: number
+  /** The handler timeout of the requests in flight, on one timer; null when it is off. */
+  private readonly deadlines: AnswerDeadlines | null
 
   private readonly logger: Logger
   private readonly tree = new RouteTree()
@@ -92,6 +95,7 @@ export class Router {
     this.container = container
     this.debug = !isProduction() && (options.debug ?? process.env.APP_DEBUG === 'true')
     this.handlerTimeout = handlerTimeout(options.handlerTimeout)
+    this.deadlines = this.handlerTimeout > 0 ? new AnswerDeadlines(this.handlerTimeout, (pending) => this.timedOut(pending)) : null
     this.logger = options.logger ?? createLogger()
     // Ready for any route to name: `.middleware('session', 'csrf')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
@@ -336,27 +340,28 @@ export class Router {
 
   /** Waits for an asynchronous answer, rendering a rejection, and answers 503 when `handlerTimeout` passes first. */
   private awaitAnswer(result: Promise<Response>, request: Request): Promise<Response> {
-    const render = (error: unknown) => this.renderError(error, request)
-    if (this.handlerTimeout === 0) return result.then(undefined, render)
+    const deadlines = this.deadlines
+    if (deadlines === null) return result.then(undefined, (error: unknown) => this.renderError(error, request))
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const route = request.route()
-        this.logger.error(
-          `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
-        )
-        resolve(this.renderError(new HttpError(503, 'Service Unavailable'), request))
-      }, this.handlerTimeout)
+      const pending = deadlines.add(request, resolve)
       result.then(
         (response) => {
-          clearTimeout(timer)
-          resolve(response)
+          if (deadlines.remove(pending)) resolve(response)
         },
         (error: unknown) => {
-          clearTimeout(timer)
-          resolve(render(error))
+          if (deadlines.remove(pending)) resolve(this.renderError(error, request))
         },
       )
     })
+  }
+
+  /** A request whose handler did not answer within `handlerTimeout`: logged, and answered 503. */
+  private timedOut({ request, resolve }: PendingAnswer): void {
+    const route = request.route()
+    this.logger.error(
+      `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
+    )
+    resolve(this.renderError(new HttpError(503, 'Service Unavailable'), request))
   }
 
   /** The error hook's Response, else the default one. */
