@@ -12,9 +12,9 @@ const root = join(import.meta.dirname, '..')
 const work = mkdtempSync(join(tmpdir(), 'fw-bench-test-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bench(args: string[], script = 'run.mjs'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bench', 'run.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(root, 'bench', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
@@ -136,6 +136,8 @@ describe('npm run bench', () => {
     }
     const compared = result.paired.map((pair) => pair.key.split('/')[0])
     expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes']))
+    // And kysely's own cost, fastify + kysely ÷ fastify + pg, on /db and /fortunes: measured, with no target.
+    expect(result.paired.filter((pair) => pair.peer === 'fastify-pg' && pair.key.endsWith('/kysely-cost')).map((pair) => pair.key)).toEqual(['db/kysely-cost', 'fortunes/kysely-cost'])
     for (const pair of result.paired) {
       expect(pair.rounds, pair.key).toHaveLength(1)
       const [round] = pair.rounds
@@ -182,6 +184,29 @@ describe('npm run bench', () => {
     expect(process.checkAnswer(answer, DB_CASES.fortunes!)).toBeNull()
     expect(process.checkAnswer({ ...answer, contentType: 'text/html' }, DB_CASES.fortunes!)).toMatch(/Content-Type/)
     expect(process.checkAnswer({ status: 200, body: 'Hello, World!', contentType: 'application/json' }, DB_CASES.plaintext!)).toMatch(/Content-Type/)
+  })
+
+  it('bench:profile measures CPU, allocations and GC per request, tells kysely from fw-runtime, and keeps the profiles', async () => {
+    const out = join(work, 'profiles')
+    const before = new Set(readdirSync('/tmp').filter((name) => name.startsWith('fw-bench-pg-')))
+    const run = await bench(['--servers', 'fw,fastify-pg', '--cases', 'db', '--duration', '1', '--warmup', '1', '--out', out], 'profile.mjs')
+    expect(run.stderr).not.toMatch(/^bench:profile:/m)
+    expect(run.code).toBe(0)
+    for (const server of ['fw', 'fastify-pg']) {
+      const row = run.stdout.split('\n').find((line) => line.startsWith(`| db | ${server} |`))
+      expect(row, server).toBeDefined()
+      const [rps, cpu, , bytes] = row!.split('|').slice(3, 7).map((cell) => Number(cell.trim().replace(/,/g, '')))
+      expect([rps, cpu, bytes].every((value) => value! > 0), `${server}: ${row}`).toBe(true)
+      expect(existsSync(join(out, `${server}-db.cpuprofile`))).toBe(true)
+      expect(existsSync(join(out, `${server}-db.heapprofile`))).toBe(true)
+    }
+    // fw-runtime bundles kysely: through the source maps, each is counted apart and named by its source file.
+    const fw = run.stdout.slice(run.stdout.indexOf('### fw, db'), run.stdout.indexOf('### fastify-pg, db'))
+    expect(fw).toMatch(/^ +[\d.,]+ +kysely$/m)
+    expect(fw).toMatch(/^ +[\d.,]+ +fw-runtime$/m)
+    expect(fw).toMatch(/runtime\/src\/\S+\.ts:\d+/)
+    expect(fw).not.toContain('runtime/dist/')
+    expect(readdirSync('/tmp').filter((name) => name.startsWith('fw-bench-pg-') && !before.has(name))).toEqual([])
   })
 
   it('--suite db counts the wrong answers a server gives only under load, and fails naming it', async () => {

@@ -48,6 +48,8 @@ export function addPeerRatios(summary, servers, fastest) {
 /**
  * The paired comparisons of the db suite: on every database test Fw against the fastest peer on pg, and
  * on /db and /fortunes also against fastify with kysely (the same query layer) when that is not the fastest.
+ * On those two, fastify + kysely ÷ fastify + pg too (`reference`: no target): what kysely itself costs a
+ * server, the part of Fw's gap to raw pg that its query layer brings.
  */
 export function dbComparisons(servers, caseNames, fastest) {
   const fw = servers.find((server) => server.id === 'fw')
@@ -60,6 +62,11 @@ export function dbComparisons(servers, caseNames, fastest) {
       const peer = byId(id)
       list.push({ key: `${name}/${id}`, caseName: name, testCase: DB_CASES[name], peer: id, label: `Fw ÷ ${peer.label}, ${DB_CASES[name].path}`, a: { server: peer, routes: 0 }, b: { server: fw, routes: 0 } })
     }
+    const [kysely, pg] = [byId('fastify-kysely'), byId('fastify-pg')]
+    if (['db', 'fortunes'].includes(name) && kysely && pg) {
+      const label = `${kysely.label} ÷ ${pg.label}, ${DB_CASES[name].path} (kysely's own cost; no target)`
+      list.push({ key: `${name}/kysely-cost`, caseName: name, testCase: DB_CASES[name], peer: 'fastify-pg', reference: true, label, a: { server: pg, routes: 0 }, b: { server: kysely, routes: 0 } })
+    }
   }
   return list
 }
@@ -69,7 +76,7 @@ export function dbTargets(summary, fastest, pairs) {
   const fw = summary.fw
   if (!fw) return []
   const list = []
-  for (const pair of pairs) {
+  for (const pair of pairs.filter((entry) => !entry.reference)) {
     const name = pair.key.split('/')[0]
     const alone = ratio(fw.cases[name]?.rps, summary[pair.peer]?.cases[name]?.rps)
     const bound = pair.peer === 'fastify-kysely' && fastest[name] !== 'fastify-kysely' ? 0.95 : 0.9

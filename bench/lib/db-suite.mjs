@@ -44,7 +44,7 @@ export async function runDbSuite(opts, { tool, pin, log }) {
       log(`Paired: ${pairs.length} comparison(s), ${opts.pairedRounds} round(s) of ${opts.duration} s`)
       const measured = await measurePairs({ ...opts, pairs, rounds: opts.pairedRounds, check: true, tool, pin, log })
       failures.push(...measured.failures)
-      paired = summarizePairs(measured.samples, pairs).map((entry, i) => ({ ...entry, peer: pairs[i].peer }))
+      paired = summarizePairs(measured.samples, pairs).map((entry, i) => ({ ...entry, peer: pairs[i].peer, ...(pairs[i].reference ? { reference: true } : {}) }))
     }
     const load = tool.name === 'wrk' ? `wrk -c${Math.max(1, Math.floor(opts.connections / 2))}` : 'autocannon'
     const tables = [formatDbTables(summary, servers, opts.caseNames, fastest), ...(paired.length ? [formatPairs(paired, load)] : [])].join('\n\n')

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { Kysely } from 'kysely'
 import { databaseConfig, type DatabaseConfig } from './databaseConfig.js'
-import { postgresDialect } from './postgresDialect.js'
+import { postgresDatabase } from './postgresDatabase.js'
 import { sqliteDialect } from './sqliteDialect.js'
 import type { Tables } from './Tables.js'
 
@@ -24,7 +24,7 @@ export const DEFAULT_SQLITE_PATH = 'database/database.sqlite'
 export function createDatabase<DB = Tables>(url: string | undefined = undefined, options: string | DatabaseConfig = {}): Kysely<DB> {
   const config = databaseConfig(typeof options === 'string' ? { root: options } : options)
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    return new Kysely<DB>({ dialect: postgresDialect(url, config) })
+    return postgresDatabase<DB>(url, config)
   }
   return new Kysely<DB>({ dialect: sqliteDialect(resolve(config.root, sqlitePath(url)), config) })
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 import type { CompiledQuery } from 'kysely'
+import type { Pool } from 'pg'
 import { databaseUnavailable } from './DatabaseUnavailableError.js'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
 
@@ -30,8 +31,15 @@ export function isPostgresUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGE.test(error.message)
 }
 
-function translate(error: unknown): unknown {
+/** The error to throw for a pg error: DatabaseUnavailableError when the database is unavailable, else the error itself. */
+export function translate(error: unknown): unknown {
   return isPostgresUnavailable(error) ? databaseUnavailable(error) : error
+}
+
+/** kysely's PostgreSQL dialect, and the pool it opens, for `postgresDatabase` to query directly. */
+export interface FwPostgresDialect extends PostgresDialect {
+  /** The pool while kysely's driver holds it: once the driver opened it (first query), until `destroy()`. */
+  readonly pool: { readonly current: Pool | undefined }
 }
 
 /**
@@ -41,37 +49,46 @@ function translate(error: unknown): unknown {
  * DatabaseUnavailableError (503). The pool opens new connections as they are needed, so the application
  * recovers by itself when PostgreSQL is back.
  */
-export function postgresDialect(url: string, config: ResolvedDatabaseConfig): PostgresDialect {
-  const dialectConfig = {
-    pool: async () => {
-      const pg = require('pg') as typeof import('pg')
-      const parseAsText = (value: string) => value
-      const pool = new pg.Pool({
-        connectionString: url,
-        max: config.poolMax,
-        idleTimeoutMillis: config.idleTimeoutMs,
-        connectionTimeoutMillis: config.connectionTimeoutMs,
-        ...(config.statementTimeoutMs > 0 ? { statement_timeout: config.statementTimeoutMs } : {}),
-        types: {
-          getTypeParser: ((id: number, format?: 'text' | 'binary') =>
-            id === TIMESTAMP || id === TIMESTAMPTZ || id === DATE ? parseAsText : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
-        },
-      })
-      // An idle connection that breaks (pg_terminate_backend, a server restart): pg-pool removes it and emits this.
-      pool.on('error', (error) => {
-        console.error(`[fw] PostgreSQL closed an idle connection; the pool drops it and opens another when needed: ${error.message}`)
-      })
-      // A connection in use that breaks also emits 'error' on its client, where pg-pool listens only while it is
-      // idle. The query using it fails (and is answered 503); the pool discards the client when it comes back.
-      pool.on('connect', (client) => client.on('error', ignore))
-      return pool
+export function postgresDialect(url: string, config: ResolvedDatabaseConfig): FwPostgresDialect {
+  let current: Pool | undefined
+  const pool = {
+    get current() {
+      return current
     },
   }
+  const dialectConfig = {
+    pool: async () => (current = openPool(url, config)),
+  }
   return new (class extends PostgresDialect {
+    readonly pool = pool
     override createDriver(): Driver {
-      return new ResilientPostgresDriver(dialectConfig)
+      return new ResilientPostgresDriver(dialectConfig, () => (current = undefined))
     }
   })(dialectConfig)
+}
+
+function openPool(url: string, config: ResolvedDatabaseConfig): Pool {
+  const pg = require('pg') as typeof import('pg')
+  const parseAsText = (value: string) => value
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.poolMax,
+    idleTimeoutMillis: config.idleTimeoutMs,
+    connectionTimeoutMillis: config.connectionTimeoutMs,
+    ...(config.statementTimeoutMs > 0 ? { statement_timeout: config.statementTimeoutMs } : {}),
+    types: {
+      getTypeParser: ((id: number, format?: 'text' | 'binary') =>
+        id === TIMESTAMP || id === TIMESTAMPTZ || id === DATE ? parseAsText : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
+    },
+  })
+  // An idle connection that breaks (pg_terminate_backend, a server restart): pg-pool removes it and emits this.
+  pool.on('error', (error) => {
+    console.error(`[fw] PostgreSQL closed an idle connection; the pool drops it and opens another when needed: ${error.message}`)
+  })
+  // A connection in use that breaks also emits 'error' on its client, where pg-pool listens only while it is
+  // idle. The query using it fails (and is answered 503); the pool discards the client when it comes back.
+  pool.on('connect', (client) => client.on('error', ignore))
+  return pool
 }
 
 function ignore(): void {}
@@ -79,6 +96,18 @@ function ignore(): void {}
 /** Hands kysely connections whose failures from an unavailable server become DatabaseUnavailableError. */
 class ResilientPostgresDriver extends PostgresDriver {
   private readonly wrapped = new WeakMap<DatabaseConnection, ResilientConnection>()
+
+  constructor(
+    config: ConstructorParameters<typeof PostgresDriver>[0],
+    private readonly onDestroy: () => void,
+  ) {
+    super(config)
+  }
+
+  override async destroy(): Promise<void> {
+    this.onDestroy()
+    await super.destroy()
+  }
 
   override async acquireConnection(options?: Parameters<PostgresDriver['acquireConnection']>[0]): Promise<DatabaseConnection> {
     let connection: DatabaseConnection

@@ -24,18 +24,39 @@ function isPlainObject(value: unknown): value is Input {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** A query string with nothing to decode: printable ASCII without `%` or `+`. */
+const PLAIN_QUERY = /^[!-$&-*,-~]*$/
+
 /** `a=1&a=2&tags[]=x` → `{ a: ['1', '2'], tags: ['x'] }`: repeated keys and `[]` keys become arrays. */
 function parseSearchParams(search: string): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = Object.create(null)
-  for (const [rawKey, value] of new URLSearchParams(search)) {
-    const isList = rawKey.endsWith('[]')
-    const key = isList ? rawKey.slice(0, -2) : rawKey
-    const existing = result[key]
-    if (existing === undefined) result[key] = isList ? [value] : value
-    else if (Array.isArray(existing)) existing.push(value)
-    else result[key] = [existing, value]
+  if (PLAIN_QUERY.test(search)) {
+    // Most query strings (`?page=2`, `?queries=20`) have nothing to decode: split them here, as URLSearchParams
+    // would, without its object and iterator (a few µs a request).
+    let start = 0
+    while (start <= search.length) {
+      let end = search.indexOf('&', start)
+      if (end === -1) end = search.length
+      if (end > start) {
+        const equals = search.indexOf('=', start)
+        const hasValue = equals !== -1 && equals < end
+        add(result, search.slice(start, hasValue ? equals : end), hasValue ? search.slice(equals + 1, end) : '')
+      }
+      start = end + 1
+    }
+    return result
   }
+  for (const [rawKey, value] of new URLSearchParams(search)) add(result, rawKey, value)
   return result
+}
+
+function add(result: Record<string, string | string[]>, rawKey: string, value: string): void {
+  const isList = rawKey.endsWith('[]')
+  const key = isList ? rawKey.slice(0, -2) : rawKey
+  const existing = result[key]
+  if (existing === undefined) result[key] = isList ? [value] : value
+  else if (Array.isArray(existing)) existing.push(value)
+  else result[key] = [existing, value]
 }
 
 /** A value by key or `a.b` path, from the object's own keys only: `constructor` or `toString` is never input. */

@@ -12,14 +12,20 @@ interface Header {
   readonly value: string
 }
 
-const JSON_CONTENT_TYPE: Header = { name: 'Content-Type', key: 'content-type', value: 'application/json' }
+/** A header list checked once here and shared by every response made with it: a frozen array of one Content-Type. */
+function sharedContentType(value: string): readonly Header[] {
+  return Object.freeze([Object.freeze({ name: 'Content-Type', key: 'content-type', value })])
+}
 
 /**
- * The header list of every `Response.json`, checked once here and shared by those responses: most
- * responses are JSON and never touch their headers. One that sets a header gets its own list holding
- * the same Content-Type entry, not a copy of a map.
+ * The header lists of every `Response.json`, `Response.html` and `Response.text`, shared by those responses:
+ * most responses never touch their headers. One that sets a header gets its own list holding the same entries
+ * (see `ownHeaders`), not a copy of a map.
  */
-const JSON_HEADERS: readonly Header[] = Object.freeze([JSON_CONTENT_TYPE])
+const JSON_HEADERS = sharedContentType('application/json')
+const HTML_HEADERS = sharedContentType('text/html; charset=utf-8')
+const TEXT_HEADERS = sharedContentType('text/plain; charset=utf-8')
+const NO_HEADERS: readonly Header[] = Object.freeze([])
 
 const NO_COOKIES: readonly string[] = []
 
@@ -57,9 +63,9 @@ function contentToString(content: ResponseContent): string {
   return String(content)
 }
 
-/** Headers as the flat `[name, value, …]` list that writeHead takes; the shared JSON headers need no walk. */
+/** Headers as the flat `[name, value, …]` list that writeHead takes. */
 function headList(headers: readonly Header[]): (string | string[])[] {
-  if (headers === JSON_HEADERS) return ['Content-Type', 'application/json']
+  if (headers.length === 1) return [headers[0]!.name, headers[0]!.value]
   const head: (string | string[])[] = []
   for (let i = 0; i < headers.length; i++) head.push(headers[i]!.name, headers[i]!.value)
   return head
@@ -95,7 +101,7 @@ export class Response {
   constructor(content: ResponseContent = '', statusCode = 200, headers?: Record<string, string>) {
     this.content = contentToString(content)
     this.statusCode = statusCode
-    this.headers = []
+    this.headers = NO_HEADERS
     if (headers) for (const key of Object.keys(headers)) this.setHeader(key, headers[key]!)
   }
 
@@ -108,19 +114,17 @@ export class Response {
    * ```
    */
   static json(data: unknown, statusCode = 200): Response {
-    const response = new Response(JSON.stringify(data) ?? 'null', statusCode)
-    response.headers = JSON_HEADERS
-    return response
+    return new Response(JSON.stringify(data) ?? 'null', statusCode).withShared(JSON_HEADERS)
   }
 
   /** An HTML response: `Response.html('<h1>Hi</h1>')`. */
   static html(html: string, statusCode = 200): Response {
-    return new Response(html, statusCode, { 'Content-Type': 'text/html; charset=utf-8' })
+    return new Response(html, statusCode).withShared(HTML_HEADERS)
   }
 
   /** A plain-text response; `Response.text('', 204)` is the seed's empty 204. */
   static text(text: string, statusCode = 200): Response {
-    return new Response(text, statusCode, { 'Content-Type': 'text/plain; charset=utf-8' })
+    return new Response(text, statusCode).withShared(TEXT_HEADERS)
   }
 
   /** The seed's error body: `Response.error('Task not found', 404)` sends `{"error":"Task not found"}`. */
@@ -182,9 +186,15 @@ export class Response {
     return this
   }
 
-  /** The header list this response may change: in place of the shared JSON list, a new one with its entry. */
+  /** A new response's headers: one of the shared lists. */
+  private withShared(headers: readonly Header[]): this {
+    this.headers = headers
+    return this
+  }
+
+  /** The header list this response may change: in place of a shared (frozen) list, a new one with its entries. */
   private ownHeaders(): Header[] {
-    if (this.headers === JSON_HEADERS) this.headers = [JSON_CONTENT_TYPE]
+    if (Object.isFrozen(this.headers)) this.headers = this.headers.slice()
     return this.headers as Header[]
   }
 

@@ -9,6 +9,7 @@ import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
+import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
 import { isProduction, renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
@@ -74,6 +75,8 @@ export class Router {
   readonly debug: boolean
   /** Milliseconds before a request that has not answered gets 503 (0: never). */
   readonly handlerTimeout: number
+  /** The handler timeout of the requests in flight, on one timer; null when it is off. */
+  private readonly deadlines: AnswerDeadlines | null
 
   private readonly logger: Logger
   private readonly tree = new RouteTree()
@@ -98,6 +101,7 @@ export class Router {
     this.container = container
     this.debug = !isProduction() && (options.debug ?? process.env.APP_DEBUG === 'true')
     this.handlerTimeout = handlerTimeout(options.handlerTimeout)
+    this.deadlines = this.handlerTimeout > 0 ? new AnswerDeadlines(this.handlerTimeout, (pending) => this.timedOut(pending)) : null
     this.logger = options.logger ?? createLogger()
     // Ready for any route to name: `.middleware('session', 'csrf')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
@@ -359,7 +363,7 @@ export class Router {
         result = route.pipeline!(request, match!.values)
       }
     } catch (error) {
-      return Promise.resolve(this.finish(this.renderError(error, request), request))
+      return Promise.resolve(this.failed(error, request))
     }
     return this.answer(result, request)
   }
@@ -385,28 +389,33 @@ export class Router {
 
   /** Waits for an asynchronous answer, rendering a rejection, and answers 503 when `handlerTimeout` passes first. */
   private awaitAnswer(result: Promise<Response>, request: Request): Promise<Response> {
-    const finish = (response: Response) => this.finish(response, request)
-    const render = (error: unknown) => this.finish(this.renderError(error, request), request)
-    if (this.handlerTimeout === 0) return result.then(finish, render)
+    const deadlines = this.deadlines
+    if (deadlines === null) return result.then((response) => this.finish(response, request), (error: unknown) => this.failed(error, request))
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const route = request.route()
-        this.logger.error(
-          `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
-        )
-        resolve(render(new HttpError(503, 'Service Unavailable')))
-      }, this.handlerTimeout)
+      const pending = deadlines.add(request, resolve)
       result.then(
         (response) => {
-          clearTimeout(timer)
-          resolve(finish(response))
+          if (deadlines.remove(pending)) resolve(this.finish(response, request))
         },
         (error: unknown) => {
-          clearTimeout(timer)
-          resolve(render(error))
+          if (deadlines.remove(pending)) resolve(this.failed(error, request))
         },
       )
     })
+  }
+
+  /** A request whose handler did not answer within `handlerTimeout`: logged, and answered 503. */
+  private timedOut({ request, resolve }: PendingAnswer): void {
+    const route = request.route()
+    this.logger.error(
+      `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
+    )
+    resolve(this.failed(new HttpError(503, 'Service Unavailable'), request))
+  }
+
+  /** The error response of a failure, finished as every response is. */
+  private failed(error: unknown, request: Request): Response {
+    return this.finish(this.renderError(error, request), request)
   }
 
   /** The error hook's Response, else the default one. */

@@ -1,4 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpRequest, IncomingMessage } from 'node:http'
+import { Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { Request } from '../../src/http/Request.js'
@@ -83,6 +84,11 @@ describe.each(servers)('Request over $name', ({ start }) => {
   it('query(): repeated and [] keys become arrays', async () => {
     const body = await readJson(await fetch(`${server.url}/echo?tag=a&tag=b&ids[]=1&q=x%20y`))
     expect(body.query).toEqual({ tag: ['a', 'b'], ids: ['1'], q: 'x y' })
+  })
+
+  it('query(): a plain query string (nothing to decode) reads as URLSearchParams reads it', async () => {
+    const body = await readJson(await fetch(`${server.url}/echo?queries=20&a=b=c&&flag&x[]=1&x[]=2&=v&flag=on`))
+    expect(body.query).toEqual({ queries: '20', a: 'b=c', flag: ['', 'on'], x: ['1', '2'], '': 'v' })
   })
 
   it('header(name): case-insensitive, null when absent', async () => {
@@ -207,5 +213,44 @@ describe.each(servers)('Request over $name', ({ start }) => {
     expect(payload.length).toBeLessThanOrEqual(1024)
     const res = await fetch(`${small.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload })
     expect(res.status).toBe(200)
+  })
+})
+
+describe('Request: the query string', () => {
+  /** What the query was before plain strings were split by hand: URLSearchParams for every string. */
+  function expected(search: string): Record<string, string | string[]> {
+    const result: Record<string, string | string[]> = {}
+    for (const [rawKey, value] of new URLSearchParams(search)) {
+      const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey
+      const existing = result[key]
+      if (existing === undefined) result[key] = rawKey.endsWith('[]') ? [value] : value
+      else if (Array.isArray(existing)) existing.push(value)
+      else result[key] = [existing, value]
+    }
+    return result
+  }
+
+  it.each([
+    '',
+    'a',
+    'a=',
+    '=b',
+    '=',
+    '&',
+    '&&a=1&&',
+    'a=b=c',
+    'a=1&a=2&a[]=3',
+    'tags[]=x&tags[]=y',
+    'q=x+y&r=%41%zz',
+    'page=2&sort=-created_at,title',
+    "x=!$'()*,;:@/?~._-",
+    'name=Zoë&city=東京',
+    'a=%',
+    'key[]=',
+  ])('%j', (search) => {
+    const message = new IncomingMessage(new Socket())
+    message.method = 'GET'
+    message.url = `/path?${search}`
+    expect({ ...new Request(message).query() }).toEqual(expected(search))
   })
 })

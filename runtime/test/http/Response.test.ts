@@ -68,6 +68,18 @@ describe('Response (the seed Response API table)', () => {
     expect(Response.json({}).hasHeader('x-request-id')).toBe(false)
   })
 
+  it('a header set or removed on one HTML, text or empty response leaves every other one as it was', () => {
+    const page = Response.html('<p>a</p>').setHeader('Content-Type', 'text/html; charset=latin1').setHeader('X-Frame-Options', 'DENY')
+    const text = Response.text('a').removeHeader('content-type')
+    const empty = new Response('a').setHeader('X-A', '1')
+    expect(page.getHeaders()).toEqual({ 'Content-Type': 'text/html; charset=latin1', 'X-Frame-Options': 'DENY' })
+    expect(text.getHeaders()).toEqual({})
+    expect(empty.getHeaders()).toEqual({ 'X-A': '1' })
+    expect(Response.html('<p>b</p>').getHeaders()).toEqual({ 'Content-Type': 'text/html; charset=utf-8' })
+    expect(Response.text('b').getHeaders()).toEqual({ 'Content-Type': 'text/plain; charset=utf-8' })
+    expect(new Response('b').getHeaders()).toEqual({})
+  })
+
   it('getHeader returns null, or the given default, when the header is absent', () => {
     expect(new Response().getHeader('X-Missing')).toBeNull()
     expect(new Response().getHeader('X-Missing', 'fallback')).toBe('fallback')

@@ -104,6 +104,29 @@ describe('Router: handler timeout', () => {
     expect(log.error.mock.calls[0]![0]).toBe('[fw] GET /hang/1 (route GET /hang/{id}) did not answer within 50 ms: answered 503')
   })
 
+  it('times every request in flight on its own: the hanging ones get 503, those that answer in time their answer', async () => {
+    const log = logger()
+    const router = new Router(new Container(), { handlerTimeout: 150, logger: log })
+    router.get('/sleep/{ms}', (request) => new Promise<Response>((resolve) => setTimeout(() => resolve(Response.json({ slept: Number(request.param('ms')) })), Number(request.param('ms')))))
+    router.get('/hang/{id}', () => new Promise<Response>(() => undefined))
+    router.get('/fail', () => Promise.reject(new HttpError(409, 'Conflict')))
+    const started = []
+    for (let i = 0; i < 10; i++) {
+      started.push(call(router, `/sleep/${i * 5}`), call(router, `/hang/${i}`), call(router, '/fail'))
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const answers = await Promise.all(started)
+    for (let i = 0; i < 10; i++) {
+      expect(answers[i * 3]).toEqual({ status: 200, body: { slept: i * 5 } })
+      expect(answers[i * 3 + 1]).toEqual({ status: 503, body: { error: 'Service Unavailable' } })
+      expect(answers[i * 3 + 2]).toEqual({ status: 409, body: { error: 'Conflict' } })
+    }
+    // Logged in the order the requests started, each once.
+    expect(log.error.mock.calls.map((args) => args[0])).toEqual(
+      Array.from({ length: 10 }, (_, i) => `[fw] GET /hang/${i} (route GET /hang/{id}) did not answer within 150 ms: answered 503`),
+    )
+  })
+
   it('defaults to 30 s, reads HANDLER_TIMEOUT_MS, and 0 turns it off', () => {
     delete process.env.HANDLER_TIMEOUT_MS
     expect(new Router(new Container()).handlerTimeout).toBe(30_000)

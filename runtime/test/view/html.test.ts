@@ -20,4 +20,12 @@ describe('html', () => {
     expect(escapeHtml(42)).toBe('42')
     expect(escapeHtml('"<>&\'')).toBe('&quot;&lt;&gt;&amp;&#39;')
   })
+
+  it('escapes a special character wherever it is, call after call, and leaves plain text as it is', () => {
+    const texts = ['plain text', 'ends with &', '<starts', 'フレームワーク "quoted"', 'plain again', "it's", '']
+    const escaped = ['plain text', 'ends with &amp;', '&lt;starts', 'フレームワーク &quot;quoted&quot;', 'plain again', 'it&#39;s', '']
+    for (let round = 0; round < 3; round++) expect(texts.map(escapeHtml)).toEqual(escaped)
+    expect(escapeHtml({ toString: () => '<b>' })).toBe('&lt;b&gt;')
+    expect(html`${[['a&', [html`<i>${'<'}</i>`]], 'b']}`.toString()).toBe('a&amp;<i>&lt;</i>b')
+  })
 })
