@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -13,7 +13,11 @@ describe('loadRoutesFromFile with a compiled routes file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fw-routes-'))
     const routeModule = new URL('../../src/routing/Route.ts', import.meta.url).pathname
     writeFileSync(join(dir, 'web.js'), `import { Route } from ${JSON.stringify(routeModule)}\nRoute.get('/compiled', () => ({ compiled: true }))\n`)
-    await router.loadRoutesFromFile(join(dir, 'web.ts'))
+    try {
+      await router.loadRoutesFromFile(join(dir, 'web.ts'))
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
     for (const { start } of servers) {
       const server = await listenOn(start, router)
       try {
