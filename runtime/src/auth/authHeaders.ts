@@ -1,5 +1,3 @@
-import { HttpError } from '../http/HttpError.js'
-import type { Response } from '../http/Response.js'
 import type { Middleware } from '../routing/RouteDefinition.js'
 
 const HEADERS: Readonly<Record<string, string>> = {
@@ -22,13 +20,8 @@ const HEADERS: Readonly<Record<string, string>> = {
  * ```
  */
 export const authHeaders: Middleware = async (_request, next) => {
-  let response: Response
-  try {
-    response = await next()
-  } catch (error) {
-    if (error instanceof HttpError) for (const name of Object.keys(HEADERS)) error.headers[name] ??= HEADERS[name]!
-    throw error
-  }
+  // The router renders a failure inside the layers into its error response, so errors arrive here as Responses too.
+  const response = await next()
   for (const name of Object.keys(HEADERS)) if (!response.hasHeader(name)) response.setHeader(name, HEADERS[name]!)
   return response
 }
