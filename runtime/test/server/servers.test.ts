@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Container } from '../../src/container/Container.js'
@@ -74,6 +75,37 @@ describe.each(servers)('$name', ({ name, start }) => {
     }
   })
 
+  it('answers requests read together in one turn, in order, and one that fails loses none of the others', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    // How many requests had started when each reached its first await: all of those read together.
+    const startedBeforeAwait: number[] = []
+    let started = 0
+    const app = await start(
+      async (req, res) => {
+        started++
+        if (req.url === '/throws') throw new Error('thrown synchronously')
+        await null
+        startedBeforeAwait.push(started)
+        if (req.url === '/rejects') throw new Error('rejected')
+        if (req.url === '/slow') await new Promise((resolve) => setTimeout(resolve, 50))
+        res.writeHead(200, { 'Content-Length': Buffer.byteLength(req.url!) }).end(req.url)
+      },
+      { port: 0, host: '127.0.0.1', handleSignals: false },
+    )
+    try {
+      const paths = ['/one', '/throws', '/slow', '/rejects', '/five']
+      const answers = await pipelined(app.port, paths)
+      expect(answers.map((answer) => answer.status)).toEqual([200, 500, 200, 500, 200])
+      const failed = '{"error":"Internal Server Error"}'
+      expect(answers.map((answer) => answer.body)).toEqual(['/one', failed, '/slow', failed, '/five'])
+      expect(startedBeforeAwait).toEqual([5, 5, 5, 5])
+      expect(errors).toHaveBeenCalledTimes(2)
+    } finally {
+      errors.mockRestore()
+      await app.close()
+    }
+  })
+
   it('a port in use is a PortInUseError with a message fit to print', async () => {
     const error = await listenOn(start, new Router(new Container()), { port: server.port }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PortInUseError)
@@ -108,6 +140,25 @@ describe.each(servers)('$name', ({ name, start }) => {
     }
   })
 })
+
+/** Sends the GETs in one write on one connection (the last asks to close it); resolves to the answers read until it closes. */
+async function pipelined(port: number, paths: readonly string[]): Promise<{ status: number; body: string }[]> {
+  const socket = connect(port, '127.0.0.1')
+  await once(socket, 'connect')
+  const last = paths.length - 1
+  socket.write(paths.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === last ? 'Connection: close\r\n' : ''}\r\n`).join(''))
+  let raw = ''
+  for await (const chunk of socket) raw += String(chunk)
+  const answers: { status: number; body: string }[] = []
+  while (raw.length > 0) {
+    const headEnd = raw.indexOf('\r\n\r\n')
+    const head = raw.slice(0, headEnd)
+    const length = Number(/^content-length: (\d+)$/im.exec(head)?.[1])
+    answers.push({ status: Number(head.slice(9, 12)), body: raw.slice(headEnd + 4, headEnd + 4 + length) })
+    raw = raw.slice(headEnd + 4 + length)
+  }
+  return answers
+}
 
 async function waitFor(check: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs
