@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES } from '../server/nodeHttp.js'
 import { html, raw, type SafeHtml } from '../view/html.js'
 import type { Request } from './Request.js'
 

@@ -1,8 +1,7 @@
-import { createServer } from 'node:http'
-import polka from 'polka'
 import type { Router } from '../routing/Router.js'
 import { sendUnexpectedError, type GuardedListener, type RequestListener } from './createRequestHandler.js'
 import { CONNECTIONS_CHECKING_INTERVAL, listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
+import { createServer, polka } from './nodeHttp.js'
 
 /**
  * Serves a router (or a request listener) on polka.

@@ -1,7 +1,7 @@
-import { createServer } from 'node:http'
 import type { Router } from '../routing/Router.js'
 import type { RequestListener } from './createRequestHandler.js'
 import { CONNECTIONS_CHECKING_INTERVAL, listen, toListener, type RunningServer, type ServeOptions } from './listen.js'
+import { createServer } from './nodeHttp.js'
 
 /**
  * Serves a router on the plain `node:http` server, with no polka in between
