@@ -50,19 +50,14 @@ export interface FwPostgresDialect extends PostgresDialect {
  * recovers by itself when PostgreSQL is back.
  */
 export function postgresDialect(url: string, config: ResolvedDatabaseConfig): FwPostgresDialect {
-  let current: Pool | undefined
-  const pool = {
-    get current() {
-      return current
-    },
-  }
+  const pool: { current: Pool | undefined } = { current: undefined }
   const dialectConfig = {
-    pool: async () => (current = openPool(url, config)),
+    pool: async () => (pool.current = openPool(url, config)),
   }
   return new (class extends PostgresDialect {
     readonly pool = pool
     override createDriver(): Driver {
-      return new ResilientPostgresDriver(dialectConfig, () => (current = undefined))
+      return new ResilientPostgresDriver(dialectConfig, () => (pool.current = undefined))
     }
   })(dialectConfig)
 }
