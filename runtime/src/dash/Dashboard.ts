@@ -3,6 +3,7 @@ import { HttpError } from '../http/HttpError.js'
 import { BOOKKEEPING_TABLES } from './bookkeepingTables.js'
 import { introspect, type Column, type Table } from './introspect.js'
 import { readForm, type ReadForm } from './readForm.js'
+import { systemInfo, type SystemFact } from './systemInfo.js'
 
 /** One row as the database returned it, secret columns left out. */
 export type Row = Record<string, unknown>
@@ -90,6 +91,11 @@ export class Dashboard {
   /** The table with that name, or undefined: a name from a URL reaches SQL only when the database reported it. */
   async table(name: string): Promise<Table | undefined> {
     return (await this.tables()).find((table) => table.name === name)
+  }
+
+  /** The application, fw-runtime and Node.js versions, the database, the environment and the uptime: see `systemInfo`. */
+  system(): SystemFact[] {
+    return systemInfo(this.db())
   }
 
   /** How many rows the table has. */

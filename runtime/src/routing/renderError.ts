@@ -10,11 +10,6 @@ import type { Logger } from '../log/Logger.js'
  */
 export type ErrorHandler = (error: unknown, request: Request) => Response | undefined
 
-/** Production mode: `NODE_ENV` or `APP_ENV` is `production`. Then no detail reaches a client, whatever APP_DEBUG says. */
-export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NODE_ENV === 'production' || env.APP_ENV === 'production'
-}
-
 /**
  * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
  * headers; anything else is logged with the request and answered 500 `Internal Server Error`, with the
