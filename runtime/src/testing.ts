@@ -1,6 +1,6 @@
 /**
- * For tests and tools, not for an application's code: an in-process client over the application, and the
- * seed's capture → dispatch → send as one `node:http` listener, without a server.
+ * For tests and tools, not for an application's code: an in-process client over the application, the seed's
+ * capture → dispatch → send as one `node:http` listener without a server, and the tests' own database.
  *
  * @example
  * ```ts
@@ -10,3 +10,4 @@
  */
 export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
 export { TestClient, testClient, type TestResponse } from './testing/TestClient.js'
+export { testDatabase } from './testing/testDatabase.js'

@@ -5,5 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['module', 'node', 'development'] } },
   test: {
     include: ['tests/**/*.test.ts'],
+    // The tests' own database, migrated once per run: never the development one (tests/database.ts).
+    globalSetup: ['tests/database.ts'],
   },
 })

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { loadEnv } from 'fw-runtime'
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -10,15 +9,14 @@ export interface TestServer {
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-loadEnv(new URL('../.env', import.meta.url))
-
 /**
- * Starts the application the way `npm run dev` does (public/index.ts, with the `development` condition
- * that points #app/* imports at the TypeScript sources) on a free port of 127.0.0.1, and resolves once it listens. `env` adds to (or overrides) the environment.
+ * Starts the application the way `npm run dev` does (public/index.ts, with the `development` condition that points
+ * #app/* imports at the TypeScript sources) on a free port of 127.0.0.1, and resolves once it listens. `env` adds to
+ * (or overrides) the environment, whose DATABASE_URL is the tests' own database (tests/database.ts).
  *
  * @example
  * ```ts
- * const server = await startServer()
+ * const server = await startServer({ APP_DEBUG: 'false' })
  * const response = await fetch(`${server.url}/hello`)
  * await server.stop()
  * ```
