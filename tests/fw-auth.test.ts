@@ -56,7 +56,7 @@ async function authFlow(a: string, b: string, email: string): Promise<void> {
   expect([r.status, r.json?.user]).toEqual([201, { id: expect.any(Number), name: 'Ada', email }])
   expect(r.text).not.toMatch(/password|scrypt/)
   r = await send(b, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD }, headers: asJson() })
-  expect([r.status, r.json]).toEqual([422, { error: 'Validation failed', errors: { email: ['The email has already been taken.'] } }])
+  expect([r.status, r.json]).toEqual([422, { error: 'The given data was invalid.', errors: { email: ['The email has already been taken.'] } }])
 
   r = await send(b, 'POST', '/login', { body: { email, password: PASSWORD }, headers: asJson() })
   expect(r.status).toBe(200)

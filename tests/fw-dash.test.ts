@@ -56,7 +56,7 @@ async function register(name: string, email: string): Promise<void> {
   await page.getByLabel('Name').fill(name)
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(PASSWORD)
-  await Promise.all([page.waitForURL(`${server.url}/`), page.getByRole('button', { name: /register|sign up|create/i }).click()])
+  await Promise.all([page.waitForURL(`${server.url}/me`), page.getByRole('button', { name: /register|sign up|create/i }).click()])
   await context.close()
 }
 
@@ -230,7 +230,7 @@ describe('fw make:dash in an installed app, in Chromium', () => {
     await eve.goto(`${server.url}/login`)
     await eve.getByLabel('Email').fill('eve@example.com')
     await eve.getByLabel('Password').fill(PASSWORD)
-    await Promise.all([eve.waitForURL(`${server.url}/`), eve.getByRole('button', { name: /sign in|log in/i }).click()])
+    await Promise.all([eve.waitForURL(`${server.url}/me`), eve.getByRole('button', { name: /sign in|log in/i }).click()])
 
     const response = await eve.goto(`${server.url}/admin`)
     expect(response?.status()).toBe(403)

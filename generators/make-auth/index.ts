@@ -28,6 +28,7 @@ const FILES = [
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
+  'App/Controllers/Auth/home.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',

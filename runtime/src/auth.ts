@@ -1,7 +1,7 @@
 // `fw-runtime/auth`: the machinery behind `fw make:auth`, kept here so that `npm update` delivers its fixes.
 // The generated controllers, views and routes call it; the tables are those of make:auth's migrations
 // (`users`, `access_tokens`, `login_attempts`).
-export { auth, guest } from './auth/auth.js'
+export { auth, guest, redirectIfAuthenticated } from './auth/auth.js'
 export { currentUser, type AuthUser } from './auth/currentUser.js'
 export { authCsrf } from './auth/authCsrf.js'
 export { authHeaders } from './auth/authHeaders.js'

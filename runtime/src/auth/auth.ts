@@ -35,17 +35,23 @@ export const auth: Middleware = (request, next) => withSession(request, async ()
 })
 
 /**
- * For pages only guests need (sign-in, registration): a signed-in browser goes to `/` instead.
+ * For pages only guests need (sign-in, registration), as Laravel's `RedirectIfAuthenticated`: a signed-in
+ * browser is sent to `home` (the page it lands on after signing in) instead.
  *
  * @example
  * ```ts
- * Route.get('/login', [LoginController, 'show']).middleware('session', guest)
+ * Route.get('/login', [LoginController, 'show']).middleware('session', redirectIfAuthenticated('/me'))
  * ```
  */
-export const guest: Middleware = (request, next) => withSession(request, async () => {
-  if (!wantsJson(request) && (await sessionUser(request))) return Response.redirect('/')
-  return next()
-})
+export function redirectIfAuthenticated(home: string): Middleware {
+  return (request, next) => withSession(request, async () => {
+    if (!wantsJson(request) && (await sessionUser(request))) return Response.redirect(home)
+    return next()
+  })
+}
+
+/** `redirectIfAuthenticated('/')`: a signed-in browser goes to `/`. */
+export const guest: Middleware = redirectIfAuthenticated('/')
 
 async function authenticate(request: Request): Promise<AuthUser | undefined> {
   const token = bearerToken(request)

@@ -7,9 +7,9 @@ import {
   bearerToken,
   changePassword,
   currentUser,
-  guest,
   isApiCall,
   issueToken,
+  redirectIfAuthenticated,
   registerUser,
   revokeToken,
   signIn,
@@ -61,20 +61,20 @@ const NO_MATCH = 'These credentials do not match our records.'
  */
 export function authRouter(): Router {
   const router = new Router(new Container())
-  router.group({ middleware: [authHeaders, 'session', guest, authCsrf] }, () => {
+  router.group({ middleware: [authHeaders, 'session', redirectIfAuthenticated('/me'), authCsrf] }, () => {
     router.get('/login', (request) => Response.html(`<input type="hidden" name="_token" value="${request.csrfToken()}">`))
     router.post('/register', async (request) => {
       const { data, errors } = validateRegistration(request)
-      if (errors) throw new ValidationError(errors, 'Validation failed')
+      if (errors) throw new ValidationError(errors)
       const user = await registerUser(request, data)
-      if (!user) throw new ValidationError({ email: ['The email has already been taken.'] }, 'Validation failed')
+      if (!user) throw new ValidationError({ email: ['The email has already been taken.'] })
       if (isApiCall(request)) return Response.json({ user, token: (await issueToken(user.id, 'api')).token }, 201)
       await signIn(request, user)
       return Response.redirect('/me', 303)
     })
     router.post('/login', async (request) => {
       const { data, errors } = validateCredentials(request)
-      if (errors) throw new ValidationError(errors, 'Validation failed')
+      if (errors) throw new ValidationError(errors)
       const user = await attemptLogin(request, data)
       if (!user) return Response.json({ error: NO_MATCH }, 422)
       if (isApiCall(request)) return Response.json({ user, token: (await issueToken(user.id, 'api')).token })
