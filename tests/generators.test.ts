@@ -1,0 +1,225 @@
+// Every generator in turn on both starters, the way a user grows an app: after each, the app type-checks, passes its
+// own tests without touching its development database, builds, and answers from dist/ under `fw start` and under
+// `node dist/public/index.js` started from another folder (tests/support/shipped.ts). The routes a generator
+// leaves to the user are added here as a user adds them, in routes/web.ts.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { installedApp, type InstalledApp, type Template } from './support/installedApp.js'
+import { buildAndStart, passesItsOwnChecks } from './support/shipped.js'
+
+const PASSWORD = 'correct horse battery staple'
+const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' }
+
+/** What a route answers, as JSON. */
+async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, init)
+  return { status: response.status, body: await response.json() }
+}
+
+/** A browser's sign-in through the form, with its session cookie and CSRF token; resolves to the cookie. */
+async function signIn(url: string, email: string): Promise<string> {
+  const page = await fetch(`${url}/login`, { headers: { Accept: 'text/html' } })
+  const guest = page.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))!.split(';')[0]!
+  const token = /name="_token" value="([^"]+)"/.exec(await page.text())![1]!
+  const signedIn = await fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html', Cookie: guest },
+    body: new URLSearchParams({ _token: token, email, password: PASSWORD }).toString(),
+  })
+  expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/me'])
+  return signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))!.split(';')[0]!
+}
+
+describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, each proven from dist/', (template) => {
+  let app: InstalledApp
+
+  beforeAll(async () => {
+    app = await installedApp({ template })
+  })
+
+  /** `npx fw …` in the app, which must succeed. */
+  const fw = (...args: string[]) => app.runOk('npx', ['fw', ...args])
+
+  /** Adds routes to routes/web.ts as a user does: the imports after the others, the routes at the end. */
+  function addRoutes(imports: string[], routes: string[]): void {
+    const file = join(app.dir, 'routes/web.ts')
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+    const lastImport = lines.findLastIndex((line) => line.startsWith('import '))
+    lines.splice(lastImport + 1, 0, ...imports)
+    writeFileSync(file, `${[...lines, '', ...routes].join('\n')}\n`)
+  }
+
+  it('the starter itself', async () => {
+    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(false)
+    await passesItsOwnChecks(app)
+    // Its tests, the health check's included, ran on a database of their own.
+    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(false)
+    await buildAndStart(app, async ({ url }) => {
+      const { status, body } = await getJson(`${url}/`)
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ name: expect.stringMatching(/^Fw \d/), status: 'running' })
+      if (template === 'api') expect(await getJson(`${url}/hello`)).toEqual({ status: 200, body: { message: 'Hello, World!' } })
+    })
+  })
+
+  it('make:controller writes a controller and a test that pass', async () => {
+    const result = await fw('make:controller', 'ReportController')
+    expect(result.stdout).toBe('Created App/Controllers/ReportController.ts\nCreated tests/Controllers/ReportController.test.ts\n')
+    addRoutes(["import { ReportController } from '#app/Controllers/ReportController.js'"], ["Route.get('/reports', [ReportController, 'index'])"])
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url }) => {
+      expect(await getJson(`${url}/reports`)).toEqual({ status: 200, body: { message: 'Hello from ReportController' } })
+    })
+  })
+
+  it('make:controller --resource in a subfolder', async () => {
+    await fw('make:controller', 'Admin/ReportController', '--resource')
+    expect(existsSync(join(app.dir, 'App/Controllers/Admin/ReportController.ts'))).toBe(true)
+    const tests = await app.runOk('npx', ['vitest', 'run', 'tests/Controllers'])
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests +6 passed \(6\)/)
+    addRoutes(
+      ["import { ReportController as AdminReportController } from '#app/Controllers/Admin/ReportController.js'"],
+      ["Route.apiResource('admin/reports', AdminReportController)"],
+    )
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url }) => {
+      expect(await getJson(`${url}/admin/reports/7`)).toMatchObject({ status: 200, body: { id: '7' } })
+      const stored = await getJson(`${url}/admin/reports`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title: 'Q3' }) })
+      expect(stored).toMatchObject({ status: 201, body: { data: { title: 'Q3' } } })
+    })
+  })
+
+  it('make:model -m, then migrate, status and rollback on the embedded SQLite', async () => {
+    await fw('make:model', 'Article', '-m')
+    addRoutes(
+      ["import { Article } from '#app/Models/Article.js'"],
+      ["Route.get('/articles', async () => ({ articles: await Article.all() }))", "Route.post('/articles', async () => ({ article: await Article.create({}) }))"],
+    )
+    await passesItsOwnChecks(app)
+
+    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\n$/)
+    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(true)
+    expect((await fw('migrate:status')).stdout).toMatch(/create_articles_table +1 +Ran/)
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url, how }) => {
+      const created = await getJson(`${url}/articles`, { method: 'POST' })
+      expect(created).toMatchObject({ status: 200, body: { article: { id: expect.any(Number) } } })
+      // The same database/database.sqlite, whichever folder the build was started from.
+      expect((await getJson(`${url}/articles`)).body.articles).toHaveLength(how === 'fw start' ? 1 : 2)
+    })
+  })
+
+  it('make:migration, the alter-table and the empty stubs', async () => {
+    await fw('make:migration', 'add_title_to_articles_table')
+    await fw('make:migration', 'backfill_article_titles')
+    await passesItsOwnChecks(app)
+
+    const migrated = await fw('migrate')
+    expect(migrated.stdout.trim().split('\n')).toHaveLength(2)
+    expect((await fw('migrate:status')).stdout).toMatch(/add_title_to_articles_table +2 +Ran\n.*backfill_article_titles +2 +Ran/)
+    expect((await fw('migrate:rollback')).stdout).toMatch(/^Rolled back  \d+_backfill_article_titles .*\nRolled back  \d+_add_title_to_articles_table /)
+    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(3)
+    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(3)
+    expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3)
+    await fw('migrate')
+    await buildAndStart(app, async ({ url }) => {
+      expect(await getJson(`${url}/articles`)).toEqual({ status: 200, body: { articles: [] } })
+    })
+  })
+
+  it('make:middleware writes middleware whose test passes, and it runs on a route of the build', async () => {
+    await fw('make:middleware', 'EnsureTeamMember')
+    addRoutes(
+      ["import { ensureTeamMember } from '#app/Middleware/ensureTeamMember.js'"],
+      ["Route.get('/team', () => ({ team: 'members only' })).middleware(ensureTeamMember)"],
+    )
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url }) => {
+      expect(await getJson(`${url}/team`)).toEqual({ status: 200, body: { team: 'members only' } })
+    })
+  })
+
+  it('make:test writes a test that passes', async () => {
+    await fw('make:test', 'Feature/HomeTest')
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url }) => {
+      expect((await fetch(`${url}/`)).status).toBe(200)
+    })
+  })
+
+  it('make:seeder writes a seeder; db:seed runs it and the build serves its rows', async () => {
+    await fw('make:seeder', 'DatabaseSeeder')
+    await passesItsOwnChecks(app)
+    const tests = await app.runOk('npx', ['vitest', 'run', 'tests/Middleware', 'tests/Feature'])
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests +2 passed \(2\)/)
+    expect((await fw('db:seed')).stdout).toMatch(/^Seeded {2}DatabaseSeeder {2}\(\d+ ms\)\n$/)
+
+    // The seeder as a user fills it in.
+    const seeder = join(app.dir, 'database/seeders/DatabaseSeeder.ts')
+    writeFileSync(seeder, readFileSync(seeder, 'utf8').replace(/\/\/ await db\.insertInto.*/, "await db.insertInto('articles').values({ title: 'Seeded' }).execute()"))
+    expect((await fw('db:seed')).stdout).toMatch(/^Seeded {2}DatabaseSeeder/)
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url }) => {
+      expect((await getJson(`${url}/articles`)).body.articles).toMatchObject([{ title: 'Seeded' }])
+    })
+  })
+
+  it('route:list reads the app routes, and fw serve and fw serve:node answer', async () => {
+    const routes = await fw('route:list')
+    expect(routes.stdout).toMatch(/^GET +\/reports +\S*ReportController@index/m)
+    if (template === 'api') expect(routes.stdout).toMatch(/^GET +\/health +\S*HealthController@/m)
+
+    for (const command of ['serve', 'serve:node']) {
+      const server = await app.start(['npx', 'fw', command])
+      try {
+        expect(await getJson(`${server.url}/team`)).toEqual({ status: 200, body: { team: 'members only' } })
+      } finally {
+        await server.stop()
+      }
+    }
+  })
+
+  it('make:auth: its tests pass on a database of their own, and the build registers and signs in', async () => {
+    await fw('make:auth')
+    expect((await fw('migrate')).stdout).toMatch(/create_users_table/)
+    const tests = await passesItsOwnChecks(app)
+    expect(tests).toMatch(/auth\.test\.ts/)
+    await buildAndStart(app, async ({ url, how }) => {
+      const email = `ada-${how.split(' ')[0]}@example.com`
+      const credentials = JSON.stringify({ name: 'Ada', email, password: PASSWORD })
+      expect((await getJson(`${url}/register`, { method: 'POST', headers: JSON_HEADERS, body: credentials })).status).toBe(201)
+      const login = await getJson(`${url}/login`, { method: 'POST', headers: JSON_HEADERS, body: credentials })
+      expect(login.status).toBe(200)
+      const me = await getJson(`${url}/me`, { headers: { Accept: 'application/json', Authorization: `Bearer ${login.body.token}` } })
+      expect(me).toEqual({ status: 200, body: { user: { id: expect.any(Number), name: 'Ada', email } } })
+      // A browser signs in through the form and lands on a page, never on a JSON route.
+      const cookie = await signIn(url, email)
+      const home = await fetch(`${url}/me`, { headers: { Accept: 'text/html', Cookie: cookie } })
+      expect([home.status, home.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8'])
+    })
+  })
+
+  it('make:dash Admin: its tests pass, and the build shows the dashboard to an admin, in its environment', async () => {
+    await fw('make:dash', 'Admin')
+    await fw('migrate')
+    await passesItsOwnChecks(app)
+    await fw('admin:grant', 'ada-fw@example.com')
+    await fw('admin:grant', 'ada-node@example.com')
+    const { name, version } = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8')) as { name: string; version: string }
+    await buildAndStart(app, async ({ url, how }) => {
+      const guest = await fetch(`${url}/admin`, { redirect: 'manual', headers: { Accept: 'text/html' } })
+      expect([guest.status, guest.headers.get('location')]).toEqual([302, '/login?redirect=%2Fadmin'])
+      const cookie = await signIn(url, `ada-${how.split(' ')[0]}@example.com`)
+      const overview = await fetch(`${url}/admin`, { headers: { Accept: 'text/html', Cookie: cookie } })
+      expect(overview.status).toBe(200)
+      const page = await overview.text()
+      // fw start sets NODE_ENV=production, whatever APP_ENV the .env of a laptop says.
+      expect(page).toContain(`<dt>Environment</dt><dd>${how === 'fw start' ? 'production' : 'local'}</dd>`)
+      expect(page).toContain(`<dt>Application</dt><dd>${name} ${version}</dd>`)
+      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">1<\/td>/)
+    })
+  })
+})
