@@ -10,7 +10,7 @@ export const makeMiddleware: Command = {
   usage: 'make:middleware <Name> [--force]',
   details: [
     'Writes App/Middleware/<name>.ts (a function named in camelCase) and tests/Middleware/<name>.test.ts.',
-    'Use it on a route with .middleware(name), or name it in public/index.ts: router.aliasMiddleware(\'name\', name).',
+    'Use it on a route with .middleware(name), or name it in bootstrap/app.ts: router.aliasMiddleware(\'name\', name).',
     '--force  overwrite files that exist',
   ],
   arguments: 1,
