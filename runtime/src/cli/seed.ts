@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Kysely } from 'kysely'
+import { isProduction } from '../config/environment.js'
 import { CommandError, type Command } from './Command.js'
 
 const FOLDER = 'database/seeders'
@@ -44,10 +45,6 @@ export async function seed(db: Kysely<any>, cwd: string, only?: string): Promise
     }
     console.log(`Seeded  ${seeder.name}  (${Math.round(performance.now() - started)} ms)`)
   }
-}
-
-function isProduction(): boolean {
-  return process.env.NODE_ENV === 'production' || process.env.APP_ENV === 'production'
 }
 
 /** `fw db:seed [--class=UserSeeder] [--force]` */
