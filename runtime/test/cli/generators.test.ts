@@ -94,6 +94,14 @@ describe('fw make:controller', () => {
     expect(files('App')).toEqual([])
   })
 
+  it('routes a plural or irregular resource to its plural path (PostsController → /posts)', async () => {
+    expect((await app.fw(['make:controller', 'PostsController'])).code).toBe(0)
+    expect((await app.fw(['make:controller', 'PersonController'])).code).toBe(0)
+
+    expect(read('tests/Controllers/PostsController.test.ts')).toContain("router.get('/posts', [PostsController, 'index'])")
+    expect(read('tests/Controllers/PersonController.test.ts')).toContain("router.get('/people', [PersonController, 'index'])")
+  })
+
   it('needs exactly one name', async () => {
     const missing = await app.fw(['make:controller'])
     expect(missing.code).toBe(1)
@@ -128,6 +136,17 @@ describe('fw make:model', () => {
     expect(migrations[1]).toMatch(/^\d{14}_create_boxes_table\.ts$/)
     expect(read(`database/migrations/${migrations[0]}`)).toContain(".createTable('people')")
     expect(read('App/Models/Person.ts')).toContain("extends Model('people')")
+  })
+
+  it('keeps a plural class name plural, as Laravel does (Posts → posts, never postses)', async () => {
+    const result = await app.fw(['make:model', 'Posts', '-m'])
+
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    const [migration] = files('database/migrations')
+    expect(migration).toMatch(/^\d{14}_create_posts_table\.ts$/)
+    expect(result.stdout).toBe(`Created App/Models/Posts.ts\nCreated database/migrations/${migration}\n`)
+    expect(read(`database/migrations/${migration}`)).toContain(".createTable('posts')")
+    expect(read('App/Models/Posts.ts')).toContain("export class Posts extends Model('posts') {}")
   })
 
   it('refuses bad names and existing files', async () => {
