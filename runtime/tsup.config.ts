@@ -1,5 +1,6 @@
 import { cpSync, readdirSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+import { keepSourcesInPackage } from './build/keepSourcesInPackage.js'
 
 export default defineConfig({
   entry: {
@@ -33,10 +34,13 @@ export default defineConfig({
       },
     },
   ],
-  // The generators' stubs, read at run time from dist/generators/<command>/stubs (src/cli/generate/stub.ts).
   async onSuccess() {
+    // The generators' stubs, read at run time from dist/generators/<command>/stubs (src/cli/generate/stub.ts).
     for (const generator of readdirSync('../generators')) {
       cpSync(`../generators/${generator}/stubs`, `dist/generators/${generator}/stubs`, { recursive: true })
     }
+    // Stack traces under source maps name only files an installed fw-runtime has: its src/, and copies in dist/ of
+    // the code it bundles (kysely, awilix, pluralize, the generators).
+    keepSourcesInPackage('dist')
   },
 })
