@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+// The key's one definition, fw-runtime's, so that fw key:generate and a new application write the same kind of key;
+// bundled into create-fw-app's single file by its build.
+import { generateAppKey } from '../runtime/src/session/generateAppKey.js'
 import { CliError } from './CliError.js'
 import { packRuntime, type RuntimeDependency } from './runtimeDependency.js'
 
@@ -83,7 +86,7 @@ async function writeApplication(dir: string, { templateDir, packageName, runtime
 /** `.env.example` with an empty `APP_KEY=` and `API_KEY=` filled with new random secrets. */
 function withFreshKeys(example: string): string {
   return example
-    .replace(/^APP_KEY=$/m, `APP_KEY=base64:${randomBytes(32).toString('base64')}`)
+    .replace(/^APP_KEY=$/m, `APP_KEY=${generateAppKey()}`)
     .replace(/^API_KEY=$/m, `API_KEY=${randomBytes(24).toString('hex')}`)
 }
 

@@ -7,7 +7,8 @@ const maps = new Map()
 
 /**
  * The frame with its file as it was before bundling: a function of runtime/dist is reported under the
- * source it came from (runtime/src/…, node_modules/kysely/…), so that kysely's time is not counted as Fw's.
+ * source it came from (runtime/src/…, or the copy of kysely's file in runtime/dist/bundled/kysely/…), so that
+ * kysely's time is not counted as Fw's.
  */
 function original(frame) {
   if (!frame.url.includes('/runtime/dist/')) return frame

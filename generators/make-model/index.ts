@@ -10,8 +10,9 @@ export const makeModel: Command = {
   summary: 'Create a model in App/Models (with -m, its migration too)',
   usage: 'make:model <Name> [--migration|-m] [--force]',
   details: [
-    'Writes App/Models/<Name>.ts: a class over the snake_case plural table (Post → posts)',
-    'with find, all, where, create, update, delete and paginate.',
+    'Writes App/Models/<Name>.ts: a class over the snake_case plural table (Post → posts, BlogPost → blog_posts,',
+    'Person → people; a plural name stays plural, as in Laravel: Posts → posts) with find, all, where, create,',
+    'update, delete and paginate.',
     '--migration, -m  also write the create-table migration',
     '--force          overwrite the model if it exists',
   ],

@@ -8,6 +8,7 @@ import { makeSeeder } from '../../../generators/make-seeder/index.js'
 import { makeTest } from '../../../generators/make-test/index.js'
 import { adminGrant, adminRevoke } from './admin.js'
 import type { Command } from './Command.js'
+import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { routeList } from './routeList.js'
 import { dbSeed } from './seed.js'
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = [
   serve,
   serveNode,
   start,
+  keyGenerate,
   routeList,
   makeController,
   makeModel,

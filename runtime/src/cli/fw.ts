@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { CommandError, type Command, type CommandInput } from './Command.js'
 import { commands } from './commands.js'
 import { suggest } from './suggest.js'
+import { unknownOption } from './unknownOption.js'
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -71,6 +72,12 @@ async function main(args: string[]): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(commandHelp(command))
     return 0
+  }
+  const unknown = unknownOption(rest, command.options ?? {})
+  if (unknown) {
+    const hint = unknown.nearest ? `. Did you mean "${unknown.nearest}"?` : ''
+    console.error(`fw ${name}: unknown option "${unknown.option}"${hint} (usage: fw ${command.usage})`)
+    return 1
   }
   let parsed
   try {

@@ -1,19 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { CommandError, type Command, type CommandInput } from './Command.js'
+import { watchApp } from './watchApp.js'
 
 const ENTRY = 'public/index.ts'
-/** Folders and files whose changes never restart the server: dependencies, output, the SQLite database. */
-const IGNORED_FOLDERS = new Set(['node_modules', '.git', 'dist', 'build', 'coverage'])
-const IGNORED_FILE = /\.(sqlite|sqlite3|db)(-journal|-wal|-shm)?$|\.log$|~$|\.swp$/
 
-/** PORT and HOST for the app: flags win over the environment and `.env`. */
+/**
+ * The app's environment: `.env` under the process's environment (which wins, as in `loadEnv`), then the PORT and
+ * HOST flags over both. `.env` is read afresh on each call, so that `fw serve` restarts the app with its new values.
+ */
 export async function serverEnvironment(input: CommandInput, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
-  const { loadEnv } = await import('../config/loadEnv.js')
-  loadEnv(join(input.cwd, '.env'))
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra }
+  const { readEnvFile } = await import('../config/loadEnv.js')
+  const env: NodeJS.ProcessEnv = { ...readEnvFile(join(input.cwd, '.env')), ...process.env, ...extra }
   const port = input.values.port
   if (typeof port === 'string') {
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw new CommandError(`Invalid port "${port}": use a whole number from 0 to 65535`)
@@ -56,63 +56,32 @@ function startApp(cwd: string, file: string, env: NodeJS.ProcessEnv): ChildProce
   return spawn(process.execPath, ['--conditions=development', '--import', import.meta.resolve('tsx'), file], { cwd, env, stdio: 'inherit' })
 }
 
-/** Calls `onChange` for any file of the app that changes, except the ignored ones. */
-function watchApp(cwd: string, onChange: (file: string) => void): () => void {
-  const watchers = new Map<string, FSWatcher>()
-  const add = (folder: string) => {
-    if (watchers.has(folder)) return
-    try {
-      const watcher = watch(folder, (_event, name) => {
-        if (!name) return
-        const path = join(folder, name.toString())
-        if (IGNORED_FILE.test(path)) return
-        if (existsSync(path) && !IGNORED_FOLDERS.has(name.toString())) scan(path)
-        onChange(relative(cwd, path))
-      })
-      watcher.on('error', () => {
-        watcher.close()
-        watchers.delete(folder)
-      })
-      watchers.set(folder, watcher)
-    } catch {
-      return
-    }
-    scan(folder)
-  }
-  const scan = (folder: string) => {
-    let entries
-    try {
-      entries = readdirSync(folder, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      if (entry.isDirectory() && !IGNORED_FOLDERS.has(entry.name)) add(join(folder, entry.name))
-    }
-  }
-  add(cwd)
-  return () => {
-    for (const watcher of watchers.values()) watcher.close()
-  }
-}
-
 export const serve: Command = {
   name: 'serve',
-  summary: 'Start the development server (polka), restarting it when a file changes',
+  summary: "Start the development server (polka), restarting it when the app's code or .env changes",
   usage: 'serve [--port=8000] [--host=127.0.0.1]',
   details: [
     'Runs public/index.ts with TypeScript; PORT and HOST from the environment or .env apply when no flag is given.',
     'APP_DEBUG is true (error details in 500 answers) unless .env or the environment sets it.',
+    'Restarts when a .ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs or .json file of the app changes, or .env; never for',
+    'tests (*.test.ts), dotfiles (editor swap files) or other files (uploads, SQLite databases, logs, CSS, images).',
+    'It does not watch node_modules/, dist/, build/, coverage/, storage/, uploads/, logs/, tmp/, tests/, nor a folder',
+    'whose name starts with a dot (.git/).',
   ],
   options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
     const file = entry(input.cwd)
-    const env = await serverEnvironment(input)
-    delete env.FW_SERVER
-    // The development server shows error details unless .env or the environment says otherwise.
-    env.APP_DEBUG ??= 'true'
-    // The development server prints a line per request, unless the environment says otherwise.
-    env.LOG_REQUESTS ??= 'true'
+    // Made again for each start, so that a restart for .env runs the app with its new values.
+    const environment = async () => {
+      const env = await serverEnvironment(input)
+      delete env.FW_SERVER
+      // The development server shows error details unless .env or the environment says otherwise.
+      env.APP_DEBUG ??= 'true'
+      // The development server prints a line per request, unless the environment says otherwise.
+      env.LOG_REQUESTS ??= 'true'
+      return env
+    }
+    const env = await environment()
     await checkPort(env)
 
     let child = startApp(input.cwd, file, env)
@@ -125,21 +94,31 @@ export const serve: Command = {
         if (stopping) return
         if (restarting) {
           restarting = false
-          child = startApp(input.cwd, file, env)
-          child.on('exit', onExit)
+          void startAgain()
           return
         }
         console.error(`The app stopped (exit code ${code ?? 'none'}); fix it and save a file to restart it.`)
       }
+      const startAgain = async () => {
+        let env
+        try {
+          env = await environment()
+        } catch (error) {
+          console.error(`Could not restart the app: ${(error as Error).message}; fix it and save a file to restart it.`)
+          return
+        }
+        if (stopping) return
+        child = startApp(input.cwd, file, env)
+        child.on('exit', onExit)
+      }
       child.on('exit', onExit)
 
-      const unwatch = watchApp(input.cwd, (changed) => {
+      const watcher = watchApp(input.cwd, (changed) => {
         clearTimeout(timer)
         timer = setTimeout(() => {
           console.log(`${changed} changed: restarting`)
           if (child.exitCode !== null || child.signalCode !== null) {
-            child = startApp(input.cwd, file, env)
-            child.on('exit', onExit)
+            void startAgain()
           } else {
             restarting = true
             child.kill('SIGTERM')
@@ -150,7 +129,7 @@ export const serve: Command = {
       const stop = () => {
         stopping = true
         clearTimeout(timer)
-        unwatch()
+        watcher.close()
       }
       const onSignal = (signal: NodeJS.Signals) => {
         stop()

@@ -37,7 +37,7 @@ export const start: Command = {
     await checkPort(env)
     const { appRoot } = await import('../config/appRoot.js')
     const { reportMissingSettings } = await import('../config/reportMissingSettings.js')
-    reportMissingSettings(appRoot(input.cwd))
+    reportMissingSettings(appRoot(input.cwd), env)
     cluster.setupPrimary({ exec: file, args: [], cwd: input.cwd })
     return supervise(count, env)
   },

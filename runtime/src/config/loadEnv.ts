@@ -15,6 +15,22 @@ import { appRoot } from './appRoot.js'
  * ```
  */
 export function loadEnv(path: string | URL = join(appRoot(), '.env')): Record<string, string> {
+  const values = readEnvFile(path)
+  for (const [key, value] of Object.entries(values)) {
+    if (process.env[key] === undefined) process.env[key] = value
+  }
+  return values
+}
+
+/**
+ * The variables of a `.env` file, without touching `process.env`; none when there is no such file.
+ *
+ * @example
+ * ```ts
+ * const { PORT = '8000' } = { ...readEnvFile('.env'), ...process.env }
+ * ```
+ */
+export function readEnvFile(path: string | URL): Record<string, string> {
   const file = path instanceof URL ? fileURLToPath(path) : resolve(path)
   let text: string
   try {
@@ -23,9 +39,5 @@ export function loadEnv(path: string | URL = join(appRoot(), '.env')): Record<st
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
     throw error
   }
-  const values = parseEnv(text) as Record<string, string>
-  for (const [key, value] of Object.entries(values)) {
-    if (process.env[key] === undefined) process.env[key] = value
-  }
-  return values
+  return parseEnv(text) as Record<string, string>
 }

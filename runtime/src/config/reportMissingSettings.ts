@@ -6,7 +6,7 @@ const EXPECTED = ['APP_KEY', 'API_KEY']
 
 /**
  * Warns on stderr, once per process that calls it, about a missing `.env` in the application's root and
- * about expected settings that are unset or empty. It never stops the start: production often sets
+ * about expected settings that are unset or empty in `env`. It never stops the start: production often sets
  * everything in the environment and has no `.env`.
  *
  * @example
@@ -14,10 +14,10 @@ const EXPECTED = ['APP_KEY', 'API_KEY']
  * reportMissingSettings(appRoot())
  * ```
  */
-export function reportMissingSettings(root: string): string[] {
+export function reportMissingSettings(root: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = []
   if (!existsSync(join(root, '.env'))) problems.push(`no .env in ${root}: settings come from the environment only`)
-  const unset = EXPECTED.filter((key) => !process.env[key])
+  const unset = EXPECTED.filter((key) => !env[key])
   if (unset.length > 0) problems.push(`${unset.join(' and ')} ${unset.length === 1 ? 'is' : 'are'} not set (see .env.example)`)
   for (const problem of problems) console.warn(`[fw] warning: ${problem}`)
   return problems

@@ -29,7 +29,7 @@ export class Encrypter {
   static fromEnvironment(purpose: string): Encrypter {
     const current = process.env.APP_KEY
     if (!current) {
-      throw new Error('APP_KEY is not set: sessions and other encrypted values need it. Put a random secret in .env (APP_KEY=base64:<32 random bytes>)')
+      throw new Error('APP_KEY is not set: sessions and other encrypted values need it. Run npx fw key:generate to put one in .env')
     }
     const previous = (process.env.APP_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean)
     return new Encrypter([current, ...previous], purpose)
@@ -64,7 +64,7 @@ export class Encrypter {
   }
 }
 
-/** `base64:…` keys (as create-fw-app writes them) are decoded; any other string is used as it is. */
+/** `base64:…` keys (as `generateAppKey` makes them) are decoded; any other string is used as it is. */
 function keyBytes(secret: string): Buffer {
   return secret.startsWith('base64:') ? Buffer.from(secret.slice(7), 'base64') : Buffer.from(secret, 'utf8')
 }

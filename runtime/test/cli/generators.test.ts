@@ -94,14 +94,19 @@ describe('fw make:controller', () => {
     expect(files('App')).toEqual([])
   })
 
+  it('routes a plural or irregular resource to its plural path (PostsController → /posts)', async () => {
+    expect((await app.fw(['make:controller', 'PostsController'])).code).toBe(0)
+    expect((await app.fw(['make:controller', 'PersonController'])).code).toBe(0)
+
+    expect(read('tests/Controllers/PostsController.test.ts')).toContain("router.get('/posts', [PostsController, 'index'])")
+    expect(read('tests/Controllers/PersonController.test.ts')).toContain("router.get('/people', [PersonController, 'index'])")
+  })
+
   it('needs exactly one name', async () => {
     const missing = await app.fw(['make:controller'])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toBe('fw make:controller is missing an argument (usage: fw make:controller <Name> [--resource] [--force])\n')
     expect((await app.fw(['make:controller', 'A', 'B'])).code).toBe(1)
-    const unknownOption = await app.fw(['make:controller', 'UserController', '--resorce'])
-    expect(unknownOption.code).toBe(1)
-    expect(unknownOption.stderr).toContain("Unknown option '--resorce'")
     expect(files('App')).toEqual([])
   })
 })
@@ -128,6 +133,17 @@ describe('fw make:model', () => {
     expect(migrations[1]).toMatch(/^\d{14}_create_boxes_table\.ts$/)
     expect(read(`database/migrations/${migrations[0]}`)).toContain(".createTable('people')")
     expect(read('App/Models/Person.ts')).toContain("extends Model('people')")
+  })
+
+  it('keeps a plural class name plural, as Laravel does (Posts → posts, never postses)', async () => {
+    const result = await app.fw(['make:model', 'Posts', '-m'])
+
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    const [migration] = files('database/migrations')
+    expect(migration).toMatch(/^\d{14}_create_posts_table\.ts$/)
+    expect(result.stdout).toBe(`Created App/Models/Posts.ts\nCreated database/migrations/${migration}\n`)
+    expect(read(`database/migrations/${migration}`)).toContain(".createTable('posts')")
+    expect(read('App/Models/Posts.ts')).toContain("export class Posts extends Model('posts') {}")
   })
 
   it('refuses bad names and existing files', async () => {
@@ -220,6 +236,40 @@ describe('fw', () => {
 
     expect(result.code).toBe(1)
     expect(result.stderr).toBe(`Unknown command "${typo}". Did you mean "fw ${nearest}"? Run fw --help for the list.\n`)
+  })
+
+  it('names an unknown option in one line, with the nearest known one, and writes nothing', async () => {
+    const result = await app.fw(['make:model', 'Post', '--migrtion'])
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'fw make:model: unknown option "--migrtion". Did you mean "--migration"? (usage: fw make:model <Name> [--migration|-m] [--force])\n',
+    })
+    expect(files('App')).toEqual([])
+    expect(files('database')).toEqual([])
+  })
+
+  it.each([
+    [['make:controller', 'UserController', '--resorce'], 'fw make:controller: unknown option "--resorce". Did you mean "--resource"? (usage: fw make:controller <Name> [--resource] [--force])'],
+    [['make:model', 'Post', '--forse'], 'fw make:model: unknown option "--forse". Did you mean "--force"? (usage: fw make:model <Name> [--migration|-m] [--force])'],
+    [['migrate:rollback', '--stpe=2'], 'fw migrate:rollback: unknown option "--stpe". Did you mean "--step"? (usage: fw migrate:rollback [--step=N])'],
+    [['route:list', '--verbos'], 'fw route:list: unknown option "--verbos". Did you mean "--verbose"? (usage: fw route:list)'],
+    [['route:list', '--hlep'], 'fw route:list: unknown option "--hlep". Did you mean "--help"? (usage: fw route:list)'],
+    [['make:model', 'Post', '--zebra'], 'fw make:model: unknown option "--zebra" (usage: fw make:model <Name> [--migration|-m] [--force])'],
+    [['make:model', 'Post', '-x'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--force])'],
+    [['make:model', 'Post', '-mx'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--force])'],
+  ])('names the unknown option of %j', async (args, line) => {
+    const result = await app.fw(args)
+
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `${line}\n` })
+    expect(files('App')).toEqual([])
+  })
+
+  it('takes --verbose and --help with any command, and -m as --migration', async () => {
+    expect((await app.fw(['make:model', 'Post', '--verbose', '-m'])).code).toBe(0)
+    expect(files('database/migrations')).toHaveLength(1)
+    expect((await app.fw(['make:model', '--help'])).stdout).toContain('Usage: fw make:model <Name> [--migration|-m] [--force]')
   })
 
   it('suggests nothing for a name far from every command', async () => {

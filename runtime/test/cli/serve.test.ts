@@ -113,6 +113,90 @@ describe('fw serve', () => {
   })
 })
 
+describe('fw serve: what restarts it', () => {
+  const controller = (version: number) =>
+    `export class HomeController {\n  index() {\n    return { pid: process.pid, version: ${version}, greeting: process.env.GREETING ?? null }\n  }\n}\n`
+  const routes = (extra = '') =>
+    `import { Route } from 'fw-runtime'\nimport { HomeController } from '#app/Controllers/HomeController.js'\n\nRoute.get('/', [HomeController, 'index'])\n${extra}`
+  const restarts = (output: string) => output.split('\n').filter((line) => line.endsWith('changed: restarting'))
+
+  beforeEach(() => {
+    app.write('App/Controllers/HomeController.ts', controller(1))
+    app.write('routes/web.ts', routes())
+    // Folders that exist before the server starts, so a watcher could be put on them at startup.
+    app.write('storage/uploads/.gitkeep', '')
+    app.write('storage/logs/.gitkeep', '')
+    app.write('database/migrations/.gitkeep', '')
+    app.write('coverage/.gitkeep', '')
+  })
+
+  it('restarts for the code, configuration and .env of the app, never for uploads, databases, logs, output or editor files', async () => {
+    const { url, output } = await startFw(['serve', `--port=${await freePort()}`])
+    const answer = async () => (await fetch(url)).json() as Promise<{ pid: number; version: number; greeting: string | null }>
+    const first = await answer()
+
+    // Written while the server runs: none of these is the app's code.
+    const ignored = [
+      'storage/uploads/photo.jpg',
+      'storage/uploads/data.json',
+      'storage/uploads/2026/11/script.js',
+      'storage/logs/app.log',
+      'storage/framework/cache.ts',
+      'public/uploads/avatar.png',
+      'public/uploads/export.json',
+      'public/css/app.css',
+      'database/database.sqlite',
+      'database/database.sqlite-journal',
+      'database/database.sqlite-wal',
+      'app.log',
+      'logs/server.json',
+      'node_modules/some-package/index.js',
+      'dist/routes/web.js',
+      'coverage/coverage-final.json',
+      '.git/index',
+      'routes/.web.ts.swp',
+      'routes/web.ts~',
+      'routes/.#web.ts',
+      'App/Controllers/4913',
+      '.env.example',
+      'tests/home.test.ts',
+    ]
+    for (const path of ignored) app.write(path, 'x')
+    // Time for a restart they would cause (the watcher waits 100 ms for more changes), then the same process answers.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(await answer()).toEqual(first)
+    expect(restarts(output())).toEqual([])
+
+    app.write('App/Controllers/HomeController.ts', controller(2))
+    await waitFor(async () => (await answer()).version === 2, 'a restart for the controller')
+    app.write('routes/web.ts', routes("Route.get('/added', () => ({ added: true }))\n"))
+    await waitFor(async () => (await fetch(`${url}/added`)).status === 200, 'a restart for routes/web.ts')
+    app.write('.env', 'GREETING=hello\n')
+    await waitFor(async () => (await answer()).greeting === 'hello', 'a restart for .env, with its new values')
+    app.write('App/Models/Post.ts', 'export class Post {}\n')
+    await waitFor(async () => restarts(output()).length === 4, 'a restart for a file in a new folder')
+    app.write('config/app.json', '{}\n')
+    await waitFor(async () => restarts(output()).length === 5 && (await fetch(url)).ok, 'a restart for a JSON file')
+
+    expect(restarts(output())).toEqual([
+      'App/Controllers/HomeController.ts changed: restarting',
+      'routes/web.ts changed: restarting',
+      '.env changed: restarting',
+      'App/Models/Post.ts changed: restarting',
+      'config/app.json changed: restarting',
+    ])
+    expect((await answer()).pid).not.toBe(first.pid)
+  })
+
+  it('explains what restarts it in fw serve --help', async () => {
+    const help = await app.fw(['serve', '--help'])
+
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Restarts when a .ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs or .json file of the app changes, or .env;')
+    expect(help.stdout).toContain('storage/')
+  })
+})
+
 describe('fw serve:node', () => {
   it('serves the same app on node:http', async () => {
     const port = await freePort()

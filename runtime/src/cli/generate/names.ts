@@ -1,3 +1,4 @@
+import pluralize from 'pluralize'
 import { CommandError } from '../Command.js'
 
 const RESERVED = new Set(
@@ -34,17 +35,18 @@ export function kebabCase(name: string): string {
   return snakeCase(name).replace(/_/g, '-')
 }
 
-const IRREGULAR: Record<string, string> = { person: 'people', man: 'men', woman: 'women', child: 'children', mouse: 'mice' }
-const UNCOUNTABLE = new Set(['data', 'equipment', 'information', 'media', 'news', 'series', 'species'])
-
-/** English plural of the last word of a snake_case name: `blog_post` → `blog_posts`, `category` → `categories`. */
+/**
+ * The table name of a snake_case model name: English plural of its last word, by pluralize (the inflection
+ * rules of Rails and Laravel), and a word that is plural already stays as it is, as Laravel's `Str::plural` keeps it.
+ *
+ * @example
+ * ```ts
+ * plural('blog_post') // 'blog_posts'
+ * plural('person')    // 'people'
+ * plural('posts')     // 'posts'
+ * ```
+ */
 export function plural(name: string): string {
   const at = name.lastIndexOf('_') + 1
-  const head = name.slice(0, at)
-  const word = name.slice(at)
-  if (UNCOUNTABLE.has(word)) return name
-  if (IRREGULAR[word]) return head + IRREGULAR[word]
-  if (/[^aeiou]y$/.test(word)) return head + word.slice(0, -1) + 'ies'
-  if (/(s|x|z|ch|sh)$/.test(word)) return head + word + 'es'
-  return head + word + 's'
+  return name.slice(0, at) + pluralize(name.slice(at))
 }
