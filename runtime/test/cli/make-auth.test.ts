@@ -9,6 +9,7 @@ const APP_FILES = [
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/RegisterController.ts',
+  'App/Controllers/Auth/home.ts',
   'App/Models/User.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
@@ -60,8 +61,9 @@ describe('fw make:auth', () => {
     const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
-    expect(lines.slice(1, 6)).toEqual([
-      "import { auth, authCsrf, authHeaders, guest } from 'fw-runtime/auth'",
+    expect(lines.slice(1, 7)).toEqual([
+      "import { auth, authCsrf, authHeaders, redirectIfAuthenticated } from 'fw-runtime/auth'",
+      "import { HOME } from '#app/Controllers/Auth/home.js'",
       "import { LoginController } from '#app/Controllers/Auth/LoginController.js'",
       "import { MeController } from '#app/Controllers/Auth/MeController.js'",
       "import { PasswordController } from '#app/Controllers/Auth/PasswordController.js'",
@@ -181,7 +183,7 @@ describe('fw make:auth', () => {
     expect(read('App/Models/User.ts')).toContain("export class User extends Model('users')")
     expect(existsSync(join(app.dir, 'App/Views/layout.ts'))).toBe(true)
     expect(read('routes/web.ts').match(/import '.\/auth.js'/g)).toHaveLength(1)
-    expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, guest \}/g)).toHaveLength(1)
+    expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \}/g)).toHaveLength(1)
     expect(read('README.md').match(/<!-- fw:auth begin -->/g)).toHaveLength(1)
   })
 
@@ -206,6 +208,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, guest \} from 'fw-runtime\/auth'\n(import [^\n]+\n){4}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){5}\n/)
   })
 })
