@@ -299,8 +299,23 @@ export class Request {
     return Array.isArray(value) ? (value[value.length - 1] ?? defaultValue) : value
   }
 
-  /** The whole parsed query string. */
-  query(): Record<string, string | string[]> {
+  /**
+   * The whole parsed query string; given a key, one value of it by the rule of `get()` (as Laravel's
+   * `$request->query('page')`): the last value of a repeated key, else the default (null unless given).
+   *
+   * @example
+   * ```ts
+   * // GET /posts?page=2&tags[]=news&tags[]=tech
+   * request.query()            // { page: '2', tags: ['news', 'tech'] }
+   * request.query('page')      // '2'
+   * request.query('sort', 'id') // 'id'
+   * ```
+   */
+  query(): Record<string, string | string[]>
+  query(key: string, defaultValue: string): string
+  query(key: string, defaultValue?: string | null): string | null
+  query(key?: string, defaultValue: string | null = null): Record<string, string | string[]> | string | null {
+    if (key !== undefined) return this.get(key, defaultValue)
     this.parsedQuery ??= this.search === '' ? Object.create(null) : parseSearchParams(this.search)
     return this.parsedQuery!
   }
