@@ -29,6 +29,9 @@ const NO_HEADERS: readonly Header[] = Object.freeze([])
 
 const NO_COOKIES: readonly string[] = []
 
+/** The reason phrase of 419, Laravel's status for an expired page (a CSRF token mismatch): Node has none for it. */
+export const PAGE_EXPIRED = 'Page Expired'
+
 export type ResponseContent = string | number | boolean | null | undefined | object
 
 export interface CookieOptions {
@@ -270,7 +273,9 @@ export class Response {
       return
     }
     head.push('Content-Length', String(Buffer.byteLength(this.content)))
-    res.writeHead(status, head)
+    // Node would send `419 unknown`; every other status keeps Node's phrase.
+    if (status === 419) res.writeHead(status, PAGE_EXPIRED, head)
+    else res.writeHead(status, head)
     res.end(this.content)
   }
 }
