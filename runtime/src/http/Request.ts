@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
@@ -9,6 +10,9 @@ import { validate } from './validate.js'
 
 const EMPTY = Buffer.alloc(0)
 const NO_FILES: Record<string, UploadedFile[]> = Object.freeze(Object.create(null))
+
+/** An id a client or proxy sent that is safe to log and echo: short, no spaces, commas or control characters. */
+const SAFE_ID = /^[A-Za-z0-9._:@-]{1,128}$/
 
 /** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -134,6 +138,7 @@ export class Request {
   private parsedBody: unknown = undefined
   private uploadedFiles: Record<string, UploadedFile[]> = NO_FILES
   private parsedCookies: Record<string, string> | undefined
+  private requestId: string | undefined = undefined
 
   constructor(raw: IncomingMessage) {
     this.raw = raw
@@ -318,6 +323,25 @@ export class Request {
     if (key !== undefined) return this.get(key, defaultValue)
     this.parsedQuery ??= this.search === '' ? Object.create(null) : parseSearchParams(this.search)
     return this.parsedQuery!
+  }
+
+  /**
+   * This request's id, as Rails' `request.request_id`: the `X-Request-Id` a client or proxy sent when it is safe
+   * to log and echo (1 to 128 letters, digits and `._:@-`), else a new UUID, made on first use and the same
+   * ever after. The router sends it back in `X-Request-Id` and puts it in its log lines of the request, so that a
+   * line of the application's own can carry it too.
+   *
+   * @example
+   * ```ts
+   * logger.info('payment refused', { requestId: request.id(), order: order.id })
+   * ```
+   */
+  id(): string {
+    if (this.requestId === undefined) {
+      const sent = this.raw.headers['x-request-id']
+      this.requestId = typeof sent === 'string' && SAFE_ID.test(sent) ? sent : randomUUID()
+    }
+    return this.requestId
   }
 
   /** The HTTP method in upper case, e.g. `POST`. */

@@ -373,8 +373,13 @@ export class Router {
     return this.awaitAnswer(result, request)
   }
 
-  /** The last touch before a response leaves: an HTML page gets the secure headers. */
+  /**
+   * The last touch before a response leaves, once for every answer: the request's id in `X-Request-Id` (unless the
+   * response set its own), and an HTML page gets the secure headers.
+   */
   private finish(response: Response, request: Request): Response {
+    // request.id() is a safe sent id or a UUID: no CR or LF, nothing for setHeader to check on every answer.
+    response.addHeaderIfAbsent('X-Request-Id', 'x-request-id', request.id())
     if (this.addPageHeaders !== undefined && isHtml(response)) this.addPageHeaders(response, request)
     return response
   }
@@ -409,6 +414,7 @@ export class Router {
     const route = request.route()
     this.logger.error(
       `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
+      { requestId: request.id() },
     )
     resolve(this.failed(new HttpError(503, 'Service Unavailable'), request))
   }
@@ -425,7 +431,7 @@ export class Router {
         const response = this.errorHook(error, request)
         if (response instanceof Response) return response
       } catch (hookError) {
-        this.logger.error('[fw] the onError hook failed:', hookError)
+        this.logger.error('[fw] the onError hook failed:', hookError, { requestId: request.id() })
       }
     }
     return renderError(error, request, this.debug, this.logger)
