@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
 import { parseMultipart } from './parseMultipart.js'
+import { randomRequestId } from './randomRequestId.js'
 import type { UploadedFile } from './UploadedFile.js'
 import { validate } from './validate.js'
 
@@ -339,7 +339,7 @@ export class Request {
   id(): string {
     if (this.requestId === undefined) {
       const sent = this.raw.headers['x-request-id']
-      this.requestId = typeof sent === 'string' && SAFE_ID.test(sent) ? sent : randomUUID()
+      this.requestId = typeof sent === 'string' && SAFE_ID.test(sent) ? sent : randomRequestId()
     }
     return this.requestId
   }
