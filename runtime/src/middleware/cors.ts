@@ -23,14 +23,19 @@ export interface CorsOptions {
 const DEFAULT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /**
- * Cross-origin resource sharing, as global middleware (`router.use(cors(...))`): it answers preflights (an
- * OPTIONS with `Access-Control-Request-Method`) itself with 204, and adds `Access-Control-Allow-Origin` to the
- * answers to allowed origins. A request from an origin that is not allowed gets no CORS headers, so the browser
- * keeps the answer from the page. Nothing is sent unless the application adds this middleware.
+ * Cross-origin resource sharing: it answers preflights (an OPTIONS with `Access-Control-Request-Method`) itself
+ * with 204, and adds `Access-Control-Allow-Origin` to the answers to allowed origins. A request from an origin that
+ * is not allowed gets no CORS headers, so the browser keeps the answer from the page. Nothing is sent unless the
+ * application adds this middleware.
+ *
+ * It works for every path (`router.use(cors())`), for some (`router.use('/api/*', cors())`), or on a group or a
+ * route: a preflight runs through the middleware of the route it asks about, so put `cors()` before `auth` there,
+ * as a browser sends no credentials with a preflight.
  *
  * @example
  * ```ts
- * router.use(cors({ origin: ['https://app.example.com'], credentials: true }))
+ * router.use('/api/*', cors({ origin: ['https://app.example.com'], credentials: true }))
+ * Route.group({ prefix: '/partners', middleware: [cors({ origin: /\.partner\.example$/ }), 'auth'] }, () => { … })
  * ```
  */
 export function cors(options: CorsOptions = {}): Middleware {
