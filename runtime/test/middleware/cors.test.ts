@@ -22,6 +22,8 @@ describe.each(transports)('cors on $name', ({ open: openApp }) => {
     named.use(cors({ origin: [APP], credentials: true, headers: ['Content-Type', 'X-API-Key'], exposeHeaders: ['X-Total-Count'], maxAge: 60 }))
     named.get('/tasks', () => Response.json({ tasks: [] }).setHeader('X-Total-Count', '0'))
     named.post('/tasks', () => Response.json({ created: true }, 201))
+    named.get('/negotiated', () => Response.json({}).setHeader('Vary', 'Accept-Encoding'))
+    named.get('/any-origin', () => Response.json({}).setHeader('Vary', '*'))
     strict = await openApp(named)
   })
   afterAll(async () => {
@@ -68,6 +70,21 @@ describe.each(transports)('cors on $name', ({ open: openApp }) => {
     expect(other.headers.get('access-control-allow-origin')).toBe(null)
     const preflight = await strict.fetch('/tasks', { method: 'OPTIONS', headers: { Origin: 'https://evil.test', 'Access-Control-Request-Method': 'POST' } })
     expect([preflight.status, preflight.headers.get('allow'), preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'GET, HEAD, OPTIONS, POST', null])
+  })
+
+  it('unless any origin is allowed, every answer varies on Origin: allowed, refused, preflights and requests without one', async () => {
+    const vary = async (path: string, init: RequestInit = {}) => (await strict.fetch(path, init)).headers.get('vary')
+    const preflight = (origin: string) => ({ method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } })
+    expect(await vary('/tasks', { headers: { Origin: APP } })).toBe('Origin')
+    expect(await vary('/tasks', { headers: { Origin: 'https://evil.test' } })).toBe('Origin')
+    expect(await vary('/tasks')).toBe('Origin')
+    expect(await vary('/tasks', preflight(APP))).toBe('Origin')
+    expect(await vary('/tasks', preflight('https://evil.test'))).toBe('Origin')
+    expect(await vary('/nowhere')).toBe('Origin')
+    // Appended to what the response varies on already, once.
+    expect(await vary('/negotiated', { headers: { Origin: APP } })).toBe('Accept-Encoding, Origin')
+    expect(await vary('/negotiated')).toBe('Accept-Encoding, Origin')
+    expect(await vary('/any-origin')).toBe('*')
   })
 
   it('refuses credentials with any origin when it is set up', () => {
