@@ -1,11 +1,11 @@
-import { request as httpRequest, IncomingMessage } from 'node:http'
-import { Socket } from 'node:net'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
-import { Request } from '../../src/http/Request.js'
+import type { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
+import { requestFor } from '../support/requestFor.js'
 import { listenOn, readJson, servers } from '../support/servers.js'
 
 /** Every accessor of the request, echoed back, so the test sees what the handler saw. */
@@ -226,13 +226,6 @@ describe.each(servers)('Request over $name', ({ start }) => {
 })
 
 describe('Request: query() and query(key)', () => {
-  function requestFor(url: string): Request {
-    const message = new IncomingMessage(new Socket())
-    message.method = 'GET'
-    message.url = url
-    return new Request(message)
-  }
-
   it('query(key) is one value: the last of a repeated or [] key, else the default, null unless given', () => {
     const request = requestFor('/list?page=2&tags[]=a&tags[]=b&empty=')
     expect(request.query('page')).toBe('2')
@@ -285,9 +278,6 @@ describe('Request: the query string', () => {
     'a=%',
     'key[]=',
   ])('%j', (search) => {
-    const message = new IncomingMessage(new Socket())
-    message.method = 'GET'
-    message.url = `/path?${search}`
-    expect({ ...new Request(message).query() }).toEqual(expected(search))
+    expect({ ...requestFor(`/path?${search}`).query() }).toEqual(expected(search))
   })
 })
