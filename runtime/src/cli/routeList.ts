@@ -13,7 +13,7 @@ export const routeList: Command = {
   summary: 'List the routes: method, path, name, handler and middleware',
   usage: 'route:list',
   details: [
-    `Loads ${ROUTES} (and the files it imports) into a fresh router; middleware added with router.use is not shown.`,
+    `Loads ${ROUTES} (and the files it imports) into a fresh router; middleware added with router.use in bootstrap/app.ts (for every path, or for a path pattern such as /api/*) is not shown.`,
     `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
   ],
   async run({ cwd }) {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from '../server/nodeHttp.js'
 import { html, raw, type SafeHtml } from '../view/html.js'
 import type { Request } from './Request.js'
+import { PAGE_EXPIRED } from './Response.js'
 
 /** What a person is told, by status; the message a handler gave is shown for other 4xx statuses. */
 const EXPLANATIONS: Record<number, string> = {
@@ -39,8 +40,7 @@ function page(status: number, title: string, body: SafeHtml): string {
  * client); a 5xx never shows more than the explanation.
  */
 export function errorPage(status: number, message: string): string {
-  // 419 is Laravel's, and Node has no reason phrase for it.
-  const title = status === 419 ? 'Page Expired' : (STATUS_CODES[status] ?? 'Error')
+  const title = status === 419 ? PAGE_EXPIRED : (STATUS_CODES[status] ?? 'Error')
   const text = EXPLANATIONS[status] ?? (status < 500 ? message : EXPLANATIONS[500]!)
   return page(status, title, html`<h1><span>${status}</span>${title}</h1><p>${text}</p>`)
 }

@@ -14,7 +14,10 @@ export type LogFields = Record<string, unknown>
  * ```
  */
 export interface Logger {
-  /** A failure: the message says what and where; the error (and any detail) follows. */
+  /**
+   * A failure: the message says what and where; the error (and any detail) follows, then the line's fields as a
+   * plain object. The router's lines end with `{ requestId }`: `logger.error('[fw] GET /boom failed:', error, { requestId })`.
+   */
   error(message: string, ...details: unknown[]): void
   /** Information such as a request line (see `LOG_REQUESTS`); a logger without it logs errors only. */
   info?(message: string, fields: LogFields): void
@@ -35,10 +38,29 @@ function jsonLogger(): Logger {
   return {
     info: (message, fields) => logger.info(fields, message),
     error: (message, ...details) => {
-      const [first] = details
-      logger.error(first instanceof Error ? { error: first } : details.length > 0 ? { details } : {}, message)
+      const { error, fields, rest } = sortDetails(details)
+      if (error !== undefined) fields.error = error
+      if (rest.length > 0) fields.details = rest
+      logger.error(fields, message)
     },
   }
+}
+
+/** An error's details: the first Error, the fields of the plain objects (for a JSON line's own keys), and the rest. */
+function sortDetails(details: readonly unknown[]): { error: Error | undefined; fields: LogFields; rest: unknown[] } {
+  let error: Error | undefined
+  const fields: LogFields = {}
+  const rest: unknown[] = []
+  for (const detail of details) {
+    if (detail instanceof Error && error === undefined) error = detail
+    else if (isFields(detail)) Object.assign(fields, detail)
+    else rest.push(detail)
+  }
+  return { error, fields, rest }
+}
+
+function isFields(value: unknown): value is LogFields {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
 }
 
 function statusColor(status: number): 'red' | 'yellow' | 'cyan' | 'green' {
@@ -56,8 +78,12 @@ function prettyLogger(): Logger {
       console.log(`${styleText('dim', time())} ${message}`, fields)
     },
     error(message, ...details) {
-      // The message says what and where; the error (with its stack) follows, for a person to read.
-      console.error(`${styleText('red', time())} ${message}`, ...details)
+      // The message says what and where, with the fields (the request id) on its line; the error (with its stack)
+      // follows, for a person to read.
+      const { error, fields, rest } = sortDetails(details)
+      const shown = Object.entries(fields).map(([key, value]) => `${key}=${String(value)}`)
+      const line = shown.length > 0 ? `${message} ${styleText('dim', shown.join(' '))}` : message
+      console.error(`${styleText('red', time())} ${line}`, ...(error === undefined ? rest : [error, ...rest]))
     },
   }
 }

@@ -23,14 +23,20 @@ export interface CorsOptions {
 const DEFAULT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /**
- * Cross-origin resource sharing, as global middleware (`router.use(cors(...))`): it answers preflights (an
- * OPTIONS with `Access-Control-Request-Method`) itself with 204, and adds `Access-Control-Allow-Origin` to the
- * answers to allowed origins. A request from an origin that is not allowed gets no CORS headers, so the browser
- * keeps the answer from the page. Nothing is sent unless the application adds this middleware.
+ * Cross-origin resource sharing: it answers preflights (an OPTIONS with `Access-Control-Request-Method`) itself
+ * with 204, and adds `Access-Control-Allow-Origin` to the answers to allowed origins. A request from an origin that
+ * is not allowed gets no CORS headers, so the browser keeps the answer from the page. Unless `origin` is `'*'`,
+ * every answer it sees gets `Vary: Origin` (those without CORS headers too), so that a cache never gives one
+ * origin's answer to another. Nothing is sent unless the application adds this middleware.
+ *
+ * It works for every path (`router.use(cors())`), for some (`router.use('/api/*', cors())`), or on a group or a
+ * route: a preflight runs through the middleware of the route it asks about, so put `cors()` before `auth` there,
+ * as a browser sends no credentials with a preflight.
  *
  * @example
  * ```ts
- * router.use(cors({ origin: ['https://app.example.com'], credentials: true }))
+ * router.use('/api/*', cors({ origin: ['https://app.example.com'], credentials: true }))
+ * Route.group({ prefix: '/partners', middleware: [cors({ origin: /\.partner\.example$/ }), 'auth'] }, () => { … })
  * ```
  */
 export function cors(options: CorsOptions = {}): Middleware {
@@ -47,21 +53,24 @@ export function cors(options: CorsOptions = {}): Middleware {
 
   function decorate(response: Response, requestOrigin: string): Response {
     response.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : requestOrigin)
-    if (!anyOrigin) response.setHeader('Vary', appendVary(response.getHeader('Vary'), 'Origin'))
+    if (!anyOrigin) varyOn(response, 'Origin')
     if (options.credentials) response.setHeader('Access-Control-Allow-Credentials', 'true')
     return response
   }
 
   return async (request, next) => {
     const requestOrigin = request.header('origin')
-    if (requestOrigin === null || !allows(requestOrigin)) return next()
+    if (requestOrigin === null || !allows(requestOrigin)) {
+      // What is sent depends on the origin unless any origin is allowed: the answer without CORS headers varies too.
+      return anyOrigin ? next() : varyOn(await next(), 'Origin')
+    }
     if (isPreflight(request)) {
       const preflight = decorate(new Response('', 204), requestOrigin)
         .setHeader('Access-Control-Allow-Methods', methods)
         .setHeader('Access-Control-Max-Age', maxAge)
       const headers = allowedHeaders ?? request.header('access-control-request-headers')
       if (headers) preflight.setHeader('Access-Control-Allow-Headers', headers)
-      if (allowedHeaders === undefined) preflight.setHeader('Vary', appendVary(preflight.getHeader('Vary'), 'Access-Control-Request-Headers'))
+      if (allowedHeaders === undefined) varyOn(preflight, 'Access-Control-Request-Headers')
       return preflight
     }
     const response = decorate(await next(), requestOrigin)
@@ -83,7 +92,10 @@ function originMatcher(origin: NonNullable<CorsOptions['origin']>): (value: stri
   return (value) => list.has(value)
 }
 
-function appendVary(current: string | null, name: string): string {
-  if (!current) return name
-  return current.split(',').some((part) => part.trim().toLowerCase() === name.toLowerCase()) ? current : `${current}, ${name}`
+/** Adds a request header's name to `Vary`, once. */
+function varyOn(response: Response, name: string): Response {
+  const current = response.getHeader('Vary')
+  if (!current) return response.setHeader('Vary', name)
+  const listed = current.split(',').some((part) => part.trim() === '*' || part.trim().toLowerCase() === name.toLowerCase())
+  return listed ? response : response.setHeader('Vary', `${current}, ${name}`)
 }

@@ -75,6 +75,8 @@ export class RouteDefinition {
   constraints: Constraint[] | null = null
   /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
   pipeline: ((request: Request, values: readonly string[]) => Response | Promise<Response>) | undefined = undefined
+  /** The middleware of `pipeline`, outermost first (global, path-scoped, group, route), set with it. @internal */
+  layers: Middleware[] | undefined = undefined
 
   private readonly names: RouteNames
 

@@ -12,6 +12,7 @@ import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
 import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
+import { isPathPattern, PathScope } from './PathScope.js'
 import { renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
 import { resolveRoutesFile } from './resolveRoutesFile.js'
@@ -45,6 +46,19 @@ const NO_VALUES: readonly string[] = []
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 
 const DEFAULT_HANDLER_TIMEOUT = 30_000
+
+/** One `router.use` registration: the middleware, and the paths it is for (undefined: every path). */
+interface GlobalEntry {
+  readonly middleware: MiddlewareReference
+  readonly scope: PathScope | undefined
+}
+
+/** A `router.use(path, …)` registration, as `getPathMiddleware()` lists it. */
+export interface PathMiddleware {
+  /** The pattern as given: `/api/*`. */
+  readonly path: string
+  readonly middleware: MiddlewareReference
+}
 
 function joinPaths(parts: string[]): string {
   return `/${parts.map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`
@@ -83,7 +97,8 @@ export class Router {
   private readonly tree = new RouteTree()
   private readonly definitions: RouteDefinition[] = []
   private readonly named = new Map<string, RouteDefinition>()
-  private readonly globalMiddleware: MiddlewareReference[] = []
+  /** Every `router.use`, in the order added; path-scoped ones in their place among the others. */
+  private readonly globalMiddleware: GlobalEntry[] = []
   private readonly aliases = new Map<string, Middleware>()
   private readonly groups: GroupOptions[] = []
   private fallbackRoute: RouteDefinition | undefined
@@ -92,7 +107,7 @@ export class Router {
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
-  /** The global middleware, resolved; undefined until compiled. */
+  /** The global middleware, resolved, path-scoped ones behind a check of the path; undefined until compiled. */
   private globalLayers: Middleware[] | undefined
   /** The fallback route, or a 404, inside the global middleware. */
   private notFound: Pipeline | undefined
@@ -107,7 +122,7 @@ export class Router {
     // Ready for any route to name: `.middleware('session', 'csrf')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
     // Outermost, so that its time and status cover everything; absent unless asked for, so it costs nothing then.
-    if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push(requestLog(this.logger))
+    if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push({ middleware: requestLog(this.logger), scope: undefined })
   }
 
   get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
@@ -203,10 +218,27 @@ export class Router {
     }
   }
 
-  /** Adds middleware that runs for every request, in the order added, around route middleware. */
-  use(...middleware: MiddlewareReference[]): this {
+  /**
+   * Adds middleware that runs for every request, in the order added, around route middleware. Given a path pattern
+   * first (as Hono's `app.use('/api/*', cors())`, or the `paths` of Laravel's CORS), it runs, in its place among the
+   * others, for the requests whose path matches it: routes, 404s, 405s and OPTIONS answers alike. `/api/*` is `/api`
+   * and every path below it, `/health` that path alone, `/*` every path; an unsupported pattern throws here.
+   * Whether a route is inside is decided once, when the routes compile: a request pays for the check only on a route
+   * whose parameter stands where the pattern names a segment (`/{locale}/items` against `/api/*`).
+   *
+   * @example
+   * ```ts
+   * router.use(requestTiming)
+   * router.use('/api/*', cors({ origin: ['https://app.example.com'] }))
+   * ```
+   */
+  use(path: `/${string}`, ...middleware: MiddlewareReference[]): this
+  use(...middleware: MiddlewareReference[]): this
+  use(...args: MiddlewareReference[]): this {
     this.assertOpen('global middleware')
-    this.globalMiddleware.push(...middleware)
+    const scope = isPathPattern(args[0]) ? new PathScope(args.shift() as string) : undefined
+    if (scope && args.length === 0) throw new Error(`router.use("${scope.pattern}") needs the middleware to run for those paths`)
+    for (const middleware of args) this.globalMiddleware.push({ middleware, scope })
     this.invalidate()
     return this
   }
@@ -214,6 +246,7 @@ export class Router {
   /** Names a middleware so that routes can refer to it by a string: `.middleware('auth')`. */
   aliasMiddleware(name: string, middleware: Middleware): this {
     this.assertOpen(`the middleware alias "${name}"`)
+    if (isPathPattern(name)) throw new Error(`Middleware alias "${name}": a name with "/" at its start or a "*" would read as a path in router.use`)
     this.aliases.set(name, middleware)
     this.invalidate()
     return this
@@ -278,9 +311,17 @@ export class Router {
     return this.definitions
   }
 
-  /** The names of the global middleware, for listings. */
+  /** The middleware that runs for every request (`router.use` without a path), in the order added, for listings. */
   getGlobalMiddleware(): readonly MiddlewareReference[] {
-    return this.globalMiddleware
+    return this.globalMiddleware.filter((entry) => entry.scope === undefined).map((entry) => entry.middleware)
+  }
+
+  /**
+   * The path-scoped middleware (`router.use('/api/*', …)`) with its pattern, in the order added, for listings. Each
+   * runs in its place among the global middleware, in the order of the `router.use` calls.
+   */
+  getPathMiddleware(): readonly PathMiddleware[] {
+    return this.globalMiddleware.flatMap(({ middleware, scope }) => (scope ? [{ path: scope.pattern, middleware }] : []))
   }
 
   /**
@@ -338,8 +379,9 @@ export class Router {
   /**
    * Answers a request, and _never_ throws: the body's error (413, 400) first; then the route's
    * pipeline (global, group and route middleware around the handler) for a path that matches;
-   * else 404, 405 with `Allow`, or 204 for OPTIONS, through the global middleware. Any failure
-   * goes to the error hook; a request that has not answered after `handlerTimeout` gets 503.
+   * else 404, 405 with `Allow`, or 204 for OPTIONS, through the global middleware (a CORS preflight's 204
+   * through the middleware of the route it asks about). Any failure goes to the error hook; a request
+   * that has not answered after `handlerTimeout` gets 503.
    */
   dispatch(request: Request): Promise<Response> {
     let result: Response | Promise<Response>
@@ -374,8 +416,13 @@ export class Router {
     return this.awaitAnswer(result, request)
   }
 
-  /** The last touch before a response leaves: an HTML page gets the secure headers. */
+  /**
+   * The last touch before a response leaves, once for every answer: the request's id in `X-Request-Id` (unless the
+   * response set its own), and an HTML page gets the secure headers.
+   */
   private finish(response: Response, request: Request): Response {
+    // request.id() is a safe sent id or a UUID: no CR or LF, nothing for setHeader to check on every answer.
+    response.addHeaderIfAbsent('X-Request-Id', 'x-request-id', request.id())
     if (this.addPageHeaders !== undefined && isHtml(response)) this.addPageHeaders(response, request)
     return response
   }
@@ -410,6 +457,7 @@ export class Router {
     const route = request.route()
     this.logger.error(
       `[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} did not answer within ${this.handlerTimeout} ms: answered 503`,
+      { requestId: request.id() },
     )
     resolve(this.failed(new HttpError(503, 'Service Unavailable'), request))
   }
@@ -426,7 +474,7 @@ export class Router {
         const response = this.errorHook(error, request)
         if (response instanceof Response) return response
       } catch (hookError) {
-        this.logger.error('[fw] the onError hook failed:', hookError)
+        this.logger.error('[fw] the onError hook failed:', hookError, { requestId: request.id() })
       }
     }
     return renderError(error, request, this.debug, this.logger)
@@ -436,21 +484,28 @@ export class Router {
 
   /** Builds the pipelines that are missing. Throws on an unknown middleware alias, naming it. */
   private compile(): void {
-    const global = this.globalMiddleware.map((reference) => this.resolveMiddleware(reference))
+    const global = this.globalMiddleware.map(({ middleware, scope }) => ({ layer: this.resolveMiddleware(middleware), scope }))
     for (const route of this.definitions) {
       if (route.pipeline) continue
-      const layers = [...global, ...route.middlewareList.map((reference) => this.resolveMiddleware(reference))]
+      const layers: Middleware[] = []
+      for (const { layer, scope } of global) {
+        // Placed once, here: in the pipeline or not, and checked per request only where a parameter decides.
+        const routeLayer = scope ? scope.layerFor(route, layer) : layer
+        if (routeLayer) layers.push(routeLayer)
+      }
+      for (const reference of route.middlewareList) layers.push(this.resolveMiddleware(reference))
+      route.layers = layers
       route.pipeline = compose(layers, handlerStep(route, this.container), route, this.render)
     }
     if (this.globalLayers) return
-    this.globalLayers = global
+    this.globalLayers = global.map(({ layer, scope }) => (scope ? scope.layerForPaths(layer) : layer))
     const fallback = this.fallbackRoute
     const notFound: Pipeline = fallback
       ? handlerStep(fallback, this.container)
       : () => {
           throw new HttpError(404, 'Not Found')
         }
-    const layers = this.publicFolder ? [...global, this.publicFolder] : global
+    const layers = this.publicFolder ? [...this.globalLayers, this.publicFolder] : this.globalLayers
     this.notFound = compose(layers, notFound, fallback ?? 'global middleware', this.render)
   }
 
@@ -465,10 +520,26 @@ export class Router {
       return this.notFound!(request, NO_VALUES)
     }
     const allow = match.endpoint.allow
+    if (method === 'OPTIONS') return this.answerOptions(request, match, () => new Response('', 204, { Allow: allow }))
     return this.throughGlobal(request, () => {
-      if (method === 'OPTIONS') return new Response('', 204, { Allow: allow })
       throw new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } })
     })
+  }
+
+  /**
+   * The 204 to an OPTIONS at a path without an OPTIONS route. A CORS preflight (`Access-Control-Request-Method`)
+   * asks whether the route of that method may be called: its answer runs inside that route's middleware, global,
+   * path-scoped, group and route, as the route's own request will, so that `cors()` on a group or a route answers
+   * it. A plain OPTIONS asks about the path, not a route: it goes through the global middleware alone (path-scoped
+   * ones by its path), as a 404 does.
+   */
+  private answerOptions(request: Request, match: RouteMatch, answer: Pipeline): Response | Promise<Response> {
+    const asked = request.header('access-control-request-method')
+    const route = asked === null ? undefined : this.routeFor(match, asked.toUpperCase())
+    if (route === undefined) return this.throughGlobal(request, answer)
+    request.matched = route
+    request.params = paramsOf(route, match.values)
+    return compose(route.layers!, answer, route, this.render)(request, match.values)
   }
 
   /** Runs one step inside the global middleware: for the rare answers that are not compiled ahead. */

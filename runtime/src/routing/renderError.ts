@@ -12,7 +12,7 @@ export type ErrorHandler = (error: unknown, request: Request) => Response | unde
 
 /**
  * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
- * headers; anything else is logged with the request and answered 500 `Internal Server Error`, with the
+ * headers; anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
  * message and stack only when `debug` is on. A browser (an `Accept` that names HTML and no JSON) gets the
  * same status as an HTML page.
  */
@@ -26,7 +26,7 @@ export function renderError(error: unknown, request: Request, debug: boolean, lo
   }
   const detail = error instanceof Error ? error : new Error(String(error))
   const route = request.route()
-  logger.error(`[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} failed:`, detail)
+  logger.error(`[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} failed:`, detail, { requestId: request.id() })
   if (page) return Response.html(debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
   if (!debug) return Response.error('Internal Server Error', 500)
   return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)

@@ -1,11 +1,11 @@
-import { request as httpRequest, IncomingMessage } from 'node:http'
-import { Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
-import { Request } from '../../src/http/Request.js'
+import type { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
+import { requestFor } from '../support/requestFor.js'
 import { listenOn, readJson, servers } from '../support/servers.js'
 
 /** Every accessor of the request, echoed back, so the test sees what the handler saw. */
@@ -17,6 +17,8 @@ function echo(request: Request): Response {
     input_default: request.input('missing', 'fallback'),
     get_page: request.get('page'),
     get_default: request.get('absent', 'dflt'),
+    query_page: request.query('page'),
+    query_default: request.query('absent', 'dflt'),
     method: request.method(),
     uri: request.uri(),
     url: request.url(),
@@ -79,6 +81,13 @@ describe.each(servers)('Request over $name', ({ start }) => {
     expect(body.get_default).toBe('dflt')
     const without = await readJson(await fetch(`${server.url}/echo`))
     expect(without.get_page).toBeNull()
+  })
+
+  it('query(key, default): one query value as get() gives it, or the default (null) when absent', async () => {
+    const body = await readJson(await fetch(`${server.url}/echo?page=3&page=4`))
+    expect([body.query_page, body.query_default]).toEqual(['4', 'dflt'])
+    const without = await readJson(await fetch(`${server.url}/echo`))
+    expect([without.query_page, without.query_default]).toEqual([null, 'dflt'])
   })
 
   it('query(): repeated and [] keys become arrays', async () => {
@@ -189,10 +198,10 @@ describe.each(servers)('Request over $name', ({ start }) => {
     expect(await readJson(res)).toEqual({ error: 'Payload Too Large' })
   })
 
-  it('a configured limit answers 413 from Content-Length without reading the body', async () => {
+  it('a configured limit answers 413 to a declared Content-Length over it, once the body is read and thrown away', async () => {
     const res = await raw(`${small.url}/ignores-body`, {
       headers: { 'Content-Type': 'application/json', 'Content-Length': '5000' },
-      chunks: ['{"a":"'],
+      chunks: ['{"a":"', 'x'.repeat(4992), '"}'],
     })
     expect(res.status).toBe(413)
     expect(res.headers.connection).toBe('close')
@@ -213,6 +222,27 @@ describe.each(servers)('Request over $name', ({ start }) => {
     expect(payload.length).toBeLessThanOrEqual(1024)
     const res = await fetch(`${small.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload })
     expect(res.status).toBe(200)
+  })
+})
+
+describe('Request: query() and query(key)', () => {
+  it('query(key) is one value: the last of a repeated or [] key, else the default, null unless given', () => {
+    const request = requestFor('/list?page=2&tags[]=a&tags[]=b&empty=')
+    expect(request.query('page')).toBe('2')
+    expect(request.query('tags')).toBe('b')
+    expect(request.query('empty')).toBe('')
+    expect(request.query('missing')).toBeNull()
+    expect(request.query('missing', '1')).toBe('1')
+    expect(request.query('constructor')).toBeNull()
+    expect({ ...request.query() }).toEqual({ page: '2', tags: ['a', 'b'], empty: '' })
+  })
+
+  it('is typed by its arguments: the record, a value or null, a value when a default is given', () => {
+    const request = requestFor('/list?page=2')
+    expectTypeOf(request.query()).toEqualTypeOf<Record<string, string | string[]>>()
+    expectTypeOf(request.query('page')).toEqualTypeOf<string | null>()
+    expectTypeOf(request.query('page', '1')).toEqualTypeOf<string>()
+    expectTypeOf(request.query('page', null)).toEqualTypeOf<string | null>()
   })
 })
 
@@ -248,9 +278,6 @@ describe('Request: the query string', () => {
     'a=%',
     'key[]=',
   ])('%j', (search) => {
-    const message = new IncomingMessage(new Socket())
-    message.method = 'GET'
-    message.url = `/path?${search}`
-    expect({ ...new Request(message).query() }).toEqual(expected(search))
+    expect({ ...requestFor(`/path?${search}`).query() }).toEqual(expected(search))
   })
 })

@@ -5,7 +5,7 @@ import { Container } from '../../src/container/Container.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, servers } from '../support/servers.js'
+import { listenOn, sendRaw, servers } from '../support/servers.js'
 
 describe('Response (the seed Response API table)', () => {
   it('constructor defaults: empty content, 200, no headers', () => {
@@ -142,6 +142,8 @@ describe.each(servers)('Response.send over $name', ({ start }) => {
     router.get('/cookies', () => new Response('ok').setCookie('a', '1').setCookie('b', '2', { secure: true }))
     router.get('/download', () => Response.download('id,title\n', 'tasks.csv', 'text/csv'))
     router.get('/redirect', () => Response.redirect('/json'))
+    router.get('/expired', () => Response.error('Page Expired', 419))
+    router.get('/status/{code}', (_request, code) => new Response('', Number(code)))
     server = await listenOn(start, router)
   })
   afterAll(() => server.close())
@@ -206,5 +208,14 @@ describe.each(servers)('Response.send over $name', ({ start }) => {
     const res = await fetch(`${server.url}/redirect`, { redirect: 'manual' })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/json')
+  })
+
+  it("sends Laravel's reason phrase with a 419, which Node does not know, and Node's with the others", async () => {
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`
+    const expired = await sendRaw(server.url, request('/expired'))
+    expect([expired.statusLine, expired.body]).toEqual(['HTTP/1.1 419 Page Expired', '{"error":"Page Expired"}'])
+    for (const [code, line] of [['200', 'HTTP/1.1 200 OK'], ['404', 'HTTP/1.1 404 Not Found'], ['418', "HTTP/1.1 418 I'm a Teapot"], ['599', 'HTTP/1.1 599 unknown']]) {
+      expect((await sendRaw(server.url, request(`/status/${code}`))).statusLine).toBe(line)
+    }
   })
 })

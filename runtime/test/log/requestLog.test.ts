@@ -1,51 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { spawn } from 'node:child_process'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
+import { jsonLines, startFixture, type FixtureServer } from '../support/fixtureServer.js'
 
-const app = fileURLToPath(new URL('../fixtures/log-server.ts', import.meta.url))
-const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url))
-
-interface Running {
-  url: string
-  output(): string
-  stop(): Promise<void>
-}
-
-let running: Running | undefined
+let running: FixtureServer | undefined
 afterEach(async () => {
   await running?.stop()
   running = undefined
 })
 
-/** The fixture app on a free port, with the given environment; resolves once it listens. */
-function startApp(env: Record<string, string>): Promise<Running> {
-  const base: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }
-  for (const key of ['NODE_ENV', 'APP_ENV', 'LOG_REQUESTS', 'LOG_FORMAT', 'VITEST']) if (!(key in env)) delete base[key]
-  const child: ChildProcess = spawn(process.execPath, [tsx, app], { env: base, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (url) {
-        clearInterval(timer)
-        resolve({ url, output: () => stripVTControlCharacters(output), stop: async () => (child.kill('SIGTERM'), await exited) })
-      }
-    }, 20)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited with ${code}: ${output}`))
-    })
-  })
-}
+const startApp = (env: Record<string, string>) => startFixture('log-server.ts', env)
 
-/** The JSON lines printed so far, parsed. */
-function jsonLines(output: string): Record<string, any>[] {
-  return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line))
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 150))
@@ -68,12 +34,14 @@ describe('request and error logs', () => {
     expect(error).toMatchObject({ msg: expect.stringContaining('GET /boom'), error: { message: 'the disk is full' } })
     expect(error!.error.stack).toContain('log-server.ts')
     expect(lines.find((line) => line.path === '/boom' && line.msg === 'request')).toMatchObject({ status: 500 })
+    // The request line and the error line of one request share its id, the one the response carried.
+    expect([error!.requestId, lines.find((line) => line.path === '/boom')!.requestId]).toEqual(Array(2).fill(boom.headers.get('x-request-id')))
   })
 
-  it('logs no requests unless LOG_REQUESTS=true, but always the errors', async () => {
+  it('logs no requests unless LOG_REQUESTS=true, but always the errors; the request id is sent back all the same', async () => {
     running = await startApp({ NODE_ENV: 'production' })
     const hello = await fetch(`${running.url}/hello`)
-    expect(hello.headers.get('x-request-id')).toBe(null)
+    expect(hello.headers.get('x-request-id')).toMatch(UUID)
     await fetch(`${running.url}/boom`)
     await settle()
     const lines = jsonLines(running.output())
@@ -89,6 +57,37 @@ describe('request and error logs', () => {
     expect(running.output()).toMatch(/^\d\d:\d\d:\d\d GET \/hello 200 \d+\.\d ms$/m)
     expect(running.output()).toMatch(/^\d\d:\d\d:\d\d GET \/nowhere 404 \d+\.\d ms$/m)
     expect(jsonLines(running.output())).toEqual([])
+  })
+})
+
+describe.each<{ server: string; env: Record<string, string> }>([
+  { server: 'polka', env: {} },
+  { server: 'node:http', env: { FW_SERVER: 'node' } },
+])('the request id of error lines on $server', ({ env }) => {
+  it('in production, every error line is JSON with the requestId that the response carried in X-Request-Id', async () => {
+    running = await startApp({ NODE_ENV: 'production', HANDLER_TIMEOUT_MS: '300', ...env })
+    const sent = await fetch(`${running.url}/boom`, { headers: { 'X-Request-Id': 'edge-7f3a' } })
+    const made = await fetch(`${running.url}/boom`, { headers: { 'X-Request-Id': 'not safe' } })
+    const hung = await fetch(`${running.url}/hang`)
+    expect([sent.status, made.status, hung.status]).toEqual([500, 500, 503])
+    expect(sent.headers.get('x-request-id')).toBe('edge-7f3a')
+    expect(made.headers.get('x-request-id')).toMatch(UUID)
+    expect(hung.headers.get('x-request-id')).toMatch(UUID)
+
+    const output = await running.waitFor((text) => jsonLines(text).filter((line) => line.level === 50).length === 3)
+    const errors = jsonLines(output).filter((line) => line.level === 50)
+    expect(errors.map((line) => line.requestId)).toEqual([sent, made, hung].map((response) => response.headers.get('x-request-id')))
+    expect(errors[0]).toMatchObject({ msg: '[fw] GET /boom (route GET /boom) failed:', error: { message: 'the disk is full' } })
+    expect(errors[2]).toMatchObject({ msg: '[fw] GET /hang (route GET /hang) did not answer within 300 ms: answered 503' })
+  })
+
+  it('in development, the error line shows the request id', async () => {
+    running = await startApp(env)
+    const boom = await fetch(`${running.url}/boom`, { headers: { 'X-Request-Id': 'dev-42' } })
+    expect(boom.headers.get('x-request-id')).toBe('dev-42')
+    const output = await running.waitFor((text) => text.includes('the disk is full'))
+    expect(output).toMatch(/^\d\d:\d\d:\d\d \[fw\] GET \/boom \(route GET \/boom\) failed: requestId=dev-42 Error: the disk is full$/m)
+    expect(jsonLines(output)).toEqual([])
   })
 })
 

@@ -1,16 +1,7 @@
-import { IncomingMessage } from 'node:http'
-import { Socket } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { AnswerDeadlines, type PendingAnswer } from '../../src/routing/AnswerDeadlines.js'
-
-function request(path: string): Request {
-  const message = new IncomingMessage(new Socket())
-  message.method = 'GET'
-  message.url = path
-  return new Request(message)
-}
+import { requestFor as request } from '../support/requestFor.js'
 
 describe('AnswerDeadlines: one timer for the handler timeout of every request in flight', () => {
   let expired: string[]

@@ -65,6 +65,7 @@ describe('Router: errors go through one hook and one logger', () => {
     expect(await call(router, '/boom')).toEqual({ status: 500, body: { error: 'Internal Server Error' } })
     expect(log.error).toHaveBeenCalledTimes(1)
     expect(log.error.mock.calls[0]![0]).toContain('GET /boom (route GET /boom) failed')
+    expect(log.error.mock.calls[0]![2]).toEqual({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
     expect(console_).not.toHaveBeenCalled()
   })
 
@@ -79,6 +80,7 @@ describe('Router: errors go through one hook and one logger', () => {
     })
     expect(await call(router, '/x')).toEqual({ status: 409, body: { error: 'Conflict' } })
     expect(log.error.mock.calls[0]![0]).toContain('onError hook failed')
+    expect(log.error.mock.calls[0]![2]).toEqual({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
   })
 
   it.each(['NODE_ENV', 'APP_ENV'])('with %s=production no message, stack or path reaches a client, whatever APP_DEBUG or the debug option say', async (name) => {
@@ -101,7 +103,7 @@ describe('Router: handler timeout', () => {
     const router = new Router(new Container(), { handlerTimeout: 50, logger: log })
     router.get('/hang/{id}', () => new Promise<Response>(() => undefined))
     expect(await call(router, '/hang/1')).toEqual({ status: 503, body: { error: 'Service Unavailable' } })
-    expect(log.error.mock.calls[0]![0]).toBe('[fw] GET /hang/1 (route GET /hang/{id}) did not answer within 50 ms: answered 503')
+    expect(log.error.mock.calls[0]).toEqual(['[fw] GET /hang/1 (route GET /hang/{id}) did not answer within 50 ms: answered 503', { requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) }])
   })
 
   it('times every request in flight on its own: the hanging ones get 503, those that answer in time their answer', async () => {

@@ -6,7 +6,7 @@ import { Response } from '../../src/http/Response.js'
 import type { Middleware } from '../../src/routing/RouteDefinition.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
-import { listenOn, servers } from '../support/servers.js'
+import { listenOn, sendRaw, servers } from '../support/servers.js'
 
 /**
  * The router's shared case table (issue 14's conformance list, found by peers' suites): every case runs
@@ -127,20 +127,6 @@ const cases: Case[] = [
   json('/api/tasks/create', 200, { action: 'show', task: 'create' }, { name: 'apiResource has no create form' }),
   json('/api/tasks/3', 200, { action: 'show', task: '3' }, { headers: { 'x-route': 'api.tasks.show%20/api/tasks/%7Btask%7D' } }),
 ]
-
-/** Sends raw bytes and parses the one response that comes back. */
-function sendRaw(url: string, raw: string): Promise<{ status: number; body: string; headers: string }> {
-  const { port } = new URL(url)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(raw))
-    let data = ''
-    socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk))
-    socket.on('error', reject).on('close', () => {
-      const [head = '', body = ''] = data.split('\r\n\r\n')
-      resolve({ status: Number(head.split(' ')[1]), body, headers: head.toLowerCase() })
-    })
-  })
-}
 
 /**
  * Uploads `size` bytes, chunked, the way many clients do (Python's requests, Java's HttpURLConnection): the

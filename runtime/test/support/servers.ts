@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import type { Router } from '../../src/routing/Router.js'
 import type { RunningServer, ServeOptions } from '../../src/server/listen.js'
 import { serve } from '../../src/server/serve.js'
@@ -51,3 +52,18 @@ export const transports = [
     },
   },
 ]
+
+/** Sends raw bytes on a new connection and parses the one response that comes back, its status line kept as sent. */
+export function sendRaw(url: string, raw: string): Promise<{ statusLine: string; status: number; body: string; headers: string }> {
+  const { port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(raw))
+    let data = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk))
+    socket.on('error', reject).on('close', () => {
+      const [head = '', body = ''] = data.split('\r\n\r\n')
+      const statusLine = head.split('\r\n', 1)[0]!
+      resolve({ statusLine, status: Number(statusLine.split(' ')[1]), body, headers: head.toLowerCase() })
+    })
+  })
+}

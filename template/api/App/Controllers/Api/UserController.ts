@@ -1,4 +1,4 @@
-import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
+import { randomInt, timingSafeEqual } from 'node:crypto'
 import { HttpError, Response, type Request } from 'fw-runtime'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -30,6 +30,6 @@ export class UserController {
     const user = { id: randomInt(1, 10_000), name, email, created_at: timestamp(new Date()) }
     return Response.json({ success: true, user }, 201)
       .setHeader('X-API-Version', '1.0')
-      .setHeader('X-Request-ID', randomUUID())
+      .setHeader('X-Request-ID', request.id())
   }
 }

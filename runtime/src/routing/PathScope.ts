@@ -1,0 +1,151 @@
+import type { Request } from '../http/Request.js'
+import type { Middleware, RouteDefinition } from './RouteDefinition.js'
+
+/** Which of a route's paths a scope takes in: all of them, none, or some (a parameter's value decides). */
+export type Coverage = 'all' | 'none' | 'some'
+
+/** A segment of a route pattern: static text, or a parameter (`{id}`, `{id?}` at the end, a catch-all `{path*}`). */
+type RoutePart = { readonly text: string } | { readonly param: string; readonly optional: boolean; readonly rest: boolean }
+
+/** `/health`, `/api/*`, `/*`: static segments (none that reads as a parameter), and `*` only as the whole last one. */
+const PATTERN = /^\/(?:[^/*{}?#\s:][^/*{}?#\s]*\/)*(?:[^/*{}?#\s:][^/*{}?#\s]*|\*)?$/
+
+const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)([?*])?\}$/
+
+/**
+ * The path pattern of `router.use(path, middleware)`: one path (`/health`), or a path and every path below it
+ * (`/api/*`: `/api`, `/api/users`, `/api/users/1`); `/*` is every path. Paths are compared segment by segment,
+ * percent-decoded, as routes are matched: `/%61pi/users` is inside `/api/*`, as it reaches the route `/api/users`.
+ *
+ * A route is placed against the scope once, when the router compiles (`coverage`): the middleware is in the route's
+ * pipeline or not, at no cost per request, unless a parameter stands where the scope names a segment
+ * (`/{locale}/dashboard` against `/api/*`); only such a route checks the request's value. The answers that no route
+ * gives (404, 405, OPTIONS, public files, the fallback) check the request's path.
+ *
+ * @example
+ * ```ts
+ * new PathScope('/api/*').includesPath('/api/users/1') // true
+ * new PathScope('/api/*').coverage('/{section}/items') // 'some'
+ * ```
+ */
+export class PathScope {
+  readonly pattern: string
+  private readonly segments: readonly string[]
+  /** True for `…/*`: the path and every path below it. */
+  private readonly below: boolean
+
+  /** Throws, saying what is supported, for anything but a path with an optional `/*` at its end. */
+  constructor(pattern: string) {
+    if (!PATTERN.test(pattern)) {
+      throw new Error(
+        `router.use("${pattern}"): a path pattern is a path, optionally ending in "/*" for every path below it ` +
+          `("/health", "/api/*", "/*"); parameters, "?" and "*" elsewhere are not supported`,
+      )
+    }
+    this.pattern = pattern
+    this.below = pattern.endsWith('*')
+    try {
+      this.segments = nonEmpty(this.below ? pattern.slice(0, -1) : pattern).map((segment) => decodeURIComponent(segment))
+    } catch {
+      throw new Error(`router.use("${pattern}"): malformed percent-encoding in the path pattern`)
+    }
+  }
+
+  /** Whether the scope takes in all, none or some of the paths of a route pattern (`/users/{id?}`, `/files/{path*}`). */
+  coverage(routePattern: string): Coverage {
+    const parts = partsOf(routePattern)
+    const last = parts.at(-1)
+    if (last === undefined || !('param' in last) || !last.optional) return this.cover(parts)
+    // `/users/{id?}` is two paths, `/users` and `/users/{id}`: the scope may take in one and not the other.
+    const without = this.cover(parts.slice(0, -1))
+    return without === this.cover(parts) ? without : 'some'
+  }
+
+  /** Whether a request's path lies inside the scope: for the answers that no route gives. */
+  includesPath(path: string): boolean {
+    const segments: string[] = []
+    for (const segment of nonEmpty(path)) {
+      try {
+        segments.push(segment.includes('%') ? decodeURIComponent(segment) : segment)
+      } catch {
+        segments.push(segment) // malformed: the router answers 400 Malformed URL, inside the scope it names
+      }
+    }
+    return this.includes(segments)
+  }
+
+  /**
+   * The layer a route's pipeline gets for middleware of this scope: the middleware itself when every path of the
+   * route lies inside, none when none does, else the middleware behind a check of the request's parameter values.
+   */
+  layerFor(route: RouteDefinition, middleware: Middleware): Middleware | undefined {
+    const coverage = this.coverage(route.pattern)
+    if (coverage !== 'some') return coverage === 'all' ? middleware : undefined
+    const parts = partsOf(route.pattern)
+    return (request: Request, next) => (this.includes(pathOf(parts, request.params)) ? middleware(request, next) : next())
+  }
+
+  /** The layer for the answers that no route gives (404, 405, OPTIONS, public files, the fallback): behind a check of the path. */
+  layerForPaths(middleware: Middleware): Middleware {
+    return (request: Request, next) => (this.includesPath(request.uri()) ? middleware(request, next) : next())
+  }
+
+  private cover(parts: readonly RoutePart[]): Coverage {
+    let decided = true
+    for (let i = 0; i < this.segments.length; i++) {
+      const part = parts[i]
+      // The route's paths end before the scope's does.
+      if (part === undefined) return 'none'
+      if ('text' in part) {
+        if (part.text !== this.segments[i]) return 'none'
+      } else if (part.rest) {
+        return 'some' // a catch-all takes one segment or more: its value decides
+      } else {
+        decided = false
+      }
+    }
+    // One path alone takes in no longer path (nor a catch-all, which takes one segment at least).
+    if (!this.below && parts.length > this.segments.length) return 'none'
+    return decided ? 'all' : 'some'
+  }
+
+  private includes(segments: readonly string[]): boolean {
+    const scope = this.segments
+    if (segments.length < scope.length || (!this.below && segments.length !== scope.length)) return false
+    for (let i = 0; i < scope.length; i++) if (segments[i] !== scope[i]) return false
+    return true
+  }
+}
+
+/** Whether the first argument of `router.use` is a path pattern rather than a middleware alias. */
+export function isPathPattern(value: unknown): value is string {
+  return typeof value === 'string' && (value.startsWith('/') || value.includes('*'))
+}
+
+function nonEmpty(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '')
+}
+
+function partsOf(routePattern: string): RoutePart[] {
+  return nonEmpty(routePattern).map((segment) => {
+    const parameter = PARAMETER.exec(segment)
+    if (!parameter) return { text: segment }
+    return { param: parameter[1]!, optional: parameter[2] === '?', rest: parameter[2] === '*' }
+  })
+}
+
+/** The path a route matched, as segments: its pattern with the parameter values in place (a catch-all's split). */
+function pathOf(parts: readonly RoutePart[], params: Readonly<Record<string, string>>): string[] {
+  const segments: string[] = []
+  for (const part of parts) {
+    if ('text' in part) {
+      segments.push(part.text)
+      continue
+    }
+    const value = params[part.param]
+    if (value === undefined) break // an absent optional parameter, the last part
+    if (part.rest) segments.push(...nonEmpty(value))
+    else segments.push(value)
+  }
+  return segments
+}
