@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { styleText } from 'node:util'
+import { isProduction } from '../config/environment.js'
 
 /** Fields that go with a log line: `{ method: 'GET', path: '/hello', status: 200 }`. */
 export type LogFields = Record<string, unknown>
@@ -25,8 +26,7 @@ export interface Logger {
 
 /** Production (`NODE_ENV` or `APP_ENV` = production) or `LOG_FORMAT=json` logs JSON; anything else pretty lines. */
 export function createLogger(): Logger {
-  const production = process.env.NODE_ENV === 'production' || process.env.APP_ENV === 'production'
-  const json = process.env.LOG_FORMAT === 'json' || (process.env.LOG_FORMAT !== 'pretty' && production)
+  const json = process.env.LOG_FORMAT === 'json' || (process.env.LOG_FORMAT !== 'pretty' && isProduction())
   return json ? jsonLogger() : prettyLogger()
 }
 
