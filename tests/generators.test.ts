@@ -176,6 +176,11 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       const server = await app.start(['npx', 'fw', command])
       try {
         expect(await getJson(`${server.url}/team`)).toEqual({ status: 200, body: { team: 'members only' } })
+        // Both servers echo the id a proxy sent, and make one when none was sent.
+        const sent = await fetch(`${server.url}/team`, { headers: { 'X-Request-Id': 'trace-42' } })
+        expect(sent.headers.get('x-request-id')).toBe('trace-42')
+        const made = await fetch(`${server.url}/no-such-page`)
+        expect([made.status, made.headers.get('x-request-id')]).toEqual([404, expect.stringMatching(/^[0-9a-f-]{36}$/)])
       } finally {
         await server.stop()
       }
