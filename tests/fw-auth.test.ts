@@ -174,7 +174,7 @@ describe('fw make:auth in an installed app', () => {
     const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD }
     const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_session')!, 'X-Forwarded-Proto': 'https' }
     const registered = await send(server.url, 'POST', '/register', { form, headers })
-    expect([registered.status, registered.headers.get('location')]).toEqual([303, '/'])
+    expect([registered.status, registered.headers.get('location')]).toEqual([303, '/me'])
     expect(registered.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
 
     const css = await send(server.url, 'GET', '/css/app.css')
