@@ -30,7 +30,7 @@ export { environment, isProduction } from './config/environment.js'
 export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.js'
 export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js'
 export type { DatabaseConfig } from './database/databaseConfig.js'
-export { db } from './database/db.js'
+export { db, transaction } from './database/db.js'
 export { id, timestamps, type TableStep } from './database/columns.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
 export {
