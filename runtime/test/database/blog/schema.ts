@@ -1,7 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql, type Kysely, type KyselyPlugin, type OperationNode, type RootOperationNode } from 'kysely'
+import {
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely'
 import { Container } from '../../../src/container/Container.js'
 import { id, timestamps } from '../../../src/database/columns.js'
 import { createDatabase } from '../../../src/database/createDatabase.js'
@@ -67,16 +78,21 @@ export async function emptyBlog(db: Kysely<any>, postgres: boolean): Promise<voi
   }
 }
 
-/** The tables each query the application sends reads from, in order: what eager loading costs. */
+/**
+ * The tables of each query the application runs, in order: what eager loading costs. A query is counted when its
+ * result comes back, so a subquery (compiled into its parent, as whereHas's EXISTS) is not counted on its own.
+ */
 export class QueryLog implements KyselyPlugin {
   readonly tables: string[] = []
+  readonly #compiled = new WeakMap<QueryId, string>()
 
-  transformQuery({ node }: { node: RootOperationNode }): RootOperationNode {
-    this.tables.push(node.kind === 'SelectQueryNode' ? tablesOf(node.from?.froms ?? []) : node.kind)
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    this.#compiled.set(queryId, node.kind === 'SelectQueryNode' ? tablesOf(node.from?.froms ?? []) : node.kind)
     return node
   }
 
-  async transformResult<T>({ result }: { result: T }): Promise<T> {
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.tables.push(this.#compiled.get(queryId) ?? 'unknown')
     return result
   }
 
