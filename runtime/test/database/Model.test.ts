@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -211,6 +212,23 @@ describe.each(backends)('Model API on $name', (backend) => {
     expect(blog.queries.tables).toEqual([])
     expect(await User.find('1')).toMatchObject({ name: 'Ada' })
     expect(await User.find('-1')).toBeUndefined()
+  })
+
+  it('finds nothing for a key a uuid column cannot hold, and finds a uuid whatever its case', async () => {
+    class Token extends Model('uuid_tokens', { keyType: 'uuid', timestamps: false }) {}
+    await blog.db.schema.dropTable('uuid_tokens').ifExists().execute()
+    await blog.db.schema
+      .createTable('uuid_tokens')
+      .addColumn('id', blog.postgres ? 'uuid' : 'text', (column) => column.primaryKey())
+      .addColumn('name', 'text')
+      .execute()
+    const id = randomUUID()
+    await Token.forceCreate({ id, name: 'first' })
+    expect(await Token.find(id.toUpperCase())).toEqual({ id, name: 'first' })
+    for (const key of ['abc', '99999999999999999999', `${id}0`, `{${id}}`]) {
+      expect(await Token.find(key), key).toBeUndefined()
+      await expect(Token.findOrFail(key)).rejects.toMatchObject({ status: 404 })
+    }
   })
 
   it('takes the first row by a column, with or without an operator', async () => {
