@@ -13,7 +13,7 @@ import { HttpError } from '../../src/http/HttpError.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 import { Comment } from './blog/Comment.js'
 import { Post } from './blog/Post.js'
-import { backends, emptyBlog, type Blog } from './blog/schema.js'
+import { backends, useBlog } from './blog/schema.js'
 import { Tag } from './blog/Tag.js'
 import { User } from './blog/User.js'
 
@@ -178,15 +178,7 @@ describe('the db service', () => {
 })
 
 describe.each(backends)('Model API on $name', (backend) => {
-  let blog: Blog
-  beforeAll(async () => {
-    blog = await backend.open()
-  }, 60_000)
-  afterAll(() => blog?.close())
-  beforeEach(async () => {
-    await emptyBlog(blog.db, blog.postgres)
-    blog.queries.clear()
-  })
+  const blog = useBlog(backend)
 
   const ada = () => User.forceCreate({ name: 'Ada', email: 'ada@example.com', password_hash: 'scrypt$secret' })
 

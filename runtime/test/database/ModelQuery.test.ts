@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Model } from '../../src/database/Model.js'
 import { Post } from './blog/Post.js'
-import { backends, emptyBlog, type Blog } from './blog/schema.js'
+import { backends, useBlog } from './blog/schema.js'
 import { User } from './blog/User.js'
 
 describe.each(backends)('ModelQuery on $name', (backend) => {
-  let blog: Blog
-  beforeAll(async () => {
-    blog = await backend.open()
-  }, 60_000)
-  afterAll(() => blog?.close())
-  beforeEach(async () => {
-    await emptyBlog(blog.db, blog.postgres)
+  const blog = useBlog(backend, async () => {
     const ada = await User.forceCreate({ name: 'Ada', email: 'ada@example.com', password_hash: 'h' })
     const posts: [string, string, number, string][] = [
       ['Alpha', 'published', 50, '2025-01-01 10:00:00.000'],
@@ -22,7 +16,6 @@ describe.each(backends)('ModelQuery on $name', (backend) => {
     for (const [title, status, views, time] of posts) {
       await Post.forceCreate({ author_id: ada.id, title, status, views, created_at: time, updated_at: time })
     }
-    blog.queries.clear()
   })
 
   const titles = (rows: { title: string }[]) => rows.map((row) => row.title)

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Category } from './blog/Category.js'
 import { Comment } from './blog/Comment.js'
 import { Post } from './blog/Post.js'
 import { Profile } from './blog/Profile.js'
-import { backends, emptyBlog, type Blog } from './blog/schema.js'
+import { backends, useBlog } from './blog/schema.js'
 import { Tag } from './blog/Tag.js'
 import { User } from './blog/User.js'
 
@@ -28,19 +28,12 @@ async function seedBlog(): Promise<void> {
 }
 
 describe.each(backends)('relations on $name', (backend) => {
-  let blog: Blog
-  beforeAll(async () => {
-    blog = await backend.open()
-  }, 60_000)
-  afterAll(() => blog?.close())
-  beforeEach(async () => {
-    await emptyBlog(blog.db, blog.postgres)
+  const blog = useBlog(backend, async (opened) => {
     await seedBlog()
     for (let post = 1; post <= 50; post++) {
-      await blog.db.insertInto('post_tag').values([{ post_id: post, tag_id: (post % 4) + 1 }, { post_id: post, tag_id: ((post + 1) % 4) + 1 }]).execute()
+      await opened.db.insertInto('post_tag').values([{ post_id: post, tag_id: (post % 4) + 1 }, { post_id: post, tag_id: ((post + 1) % 4) + 1 }]).execute()
     }
-    blog.queries.clear()
-  }, 60_000)
+  })
 
   it('eager loads 50 posts with their author, comments, the comments\' authors and tags in one query per relation', async () => {
     const posts = await Post.query().with('author', 'comments.author', 'tags').orderBy('id').execute()

@@ -17,6 +17,7 @@ import { Container } from '../../../src/container/Container.js'
 import { id, timestamps } from '../../../src/database/columns.js'
 import { createDatabase } from '../../../src/database/createDatabase.js'
 import { softDeletes } from '../../../src/database/softDeletes.js'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { startPostgres } from '../../support/postgres.js'
 
 /** The blog's tables, on either database. */
@@ -152,4 +153,22 @@ async function serve(database: Kysely<any>, postgres: boolean, stop: () => Promi
       await stop()
     },
   }
+}
+
+/**
+ * The blog on a backend for the tests of a `describe` block: opened once, emptied and seeded before each test, with
+ * the query log cleared after the seeding.
+ */
+export function useBlog(backend: (typeof backends)[number], seed: (blog: Blog) => Promise<void> = async () => {}): Blog {
+  const blog = {} as Blog
+  beforeAll(async () => {
+    Object.assign(blog, await backend.open())
+  }, 60_000)
+  afterAll(() => blog.close?.())
+  beforeEach(async () => {
+    await emptyBlog(blog.db, blog.postgres)
+    await seed(blog)
+    blog.queries.clear()
+  }, 60_000)
+  return blog
 }
