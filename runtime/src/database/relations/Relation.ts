@@ -65,12 +65,12 @@ export abstract class Relation<R = any, Many extends boolean = boolean> {
   async eagerLoad(rows: Row[], query: RelatedQuery): Promise<void> {
     const parentKey = this.parentKey()
     const keys = [...new Set(rows.map((row) => row[parentKey]).filter((key) => key !== null && key !== undefined))]
-    const related: Row[] = []
+    let related: Row[] = []
     let matchedBy = ''
     for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
       const narrowed = this.constrain(query, keys.slice(start, start + KEYS_PER_QUERY))
       matchedBy = narrowed.matchedBy
-      related.push(...(await narrowed.query.execute()))
+      related = related.concat(await narrowed.query.execute())
     }
     const byKey = new Map<string, Row[]>()
     for (const row of related) {
