@@ -41,6 +41,7 @@ export type { BelongsToMany, BelongsToManyOptions } from './database/relations/B
 export type { HasMany } from './database/relations/HasMany.js'
 export type { HasOne } from './database/relations/HasOne.js'
 export type { HasOptions } from './database/relations/HasOneOrMany.js'
+export type { LoadedRow } from './database/relations/relationTypes.js'
 export type { Scope } from './database/Scope.js'
 export { softDeletes } from './database/softDeletes.js'
 export {

@@ -2,6 +2,7 @@
 // must not compile (a wrong column, relation or scope), and the assignments pin the types of what queries return.
 import type { Generated } from 'kysely'
 import { Model } from '../../src/database/Model.js'
+import type { LoadedRow } from '../../src/database/relations/relationTypes.js'
 import type { Tables } from '../../src/database/Tables.js'
 import { Category } from './blog/Category.js'
 import { Post } from './blog/Post.js'
@@ -47,6 +48,9 @@ export async function relations() {
   Post.query().with('writer')
   // @ts-expect-error a nested relation the related model does not have
   Post.query().with('comments.writer')
+
+  const loaded: LoadedRow<typeof Post, 'author' | 'comments.author' | 'tags'> = post
+  void loaded
 
   const constrained = await Post.query()
     .with('comments', (comments) => comments.where('stars', '>', 3).latest())
