@@ -11,8 +11,8 @@ export const makeModel: Command = {
   usage: 'make:model <Name> [--migration|-m] [--force]',
   details: [
     'Writes App/Models/<Name>.ts: a class over the snake_case plural table (Post → posts, BlogPost → blog_posts,',
-    'Person → people; a plural name stays plural, as in Laravel: Posts → posts) with find, all, where, create,',
-    'update, delete and paginate.',
+    'Person → people; a plural name stays plural, as in Laravel: Posts → posts) with find, findOrFail, where,',
+    'query, create, update, delete and paginate. Its columns are typed by database/schema.d.ts, which fw migrate writes.',
     '--migration, -m  also write the create-table migration',
     '--force          overwrite the model if it exists',
   ],
@@ -29,7 +29,6 @@ export const makeModel: Command = {
         content: stub('make-model', 'model.stub', {
           className,
           table,
-          tableType: `${className}Table`,
           words,
           article: /^[aeiou]/.test(words) ? 'An' : 'A',
           variable: className[0]!.toLowerCase() + className.slice(1),

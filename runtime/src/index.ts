@@ -33,6 +33,17 @@ export type { DatabaseConfig } from './database/databaseConfig.js'
 export { db, transaction } from './database/db.js'
 export { id, timestamps, type TableStep } from './database/columns.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
+export type { ModelQuery, ModelQueryBuilder } from './database/ModelQuery.js'
+export type { KeyType } from './database/modelKey.js'
+export type { RowOf } from './database/modelTypes.js'
+export type { BelongsTo, BelongsToOptions } from './database/relations/BelongsTo.js'
+export type { BelongsToMany, BelongsToManyOptions } from './database/relations/BelongsToMany.js'
+export type { HasMany } from './database/relations/HasMany.js'
+export type { HasOne } from './database/relations/HasOne.js'
+export type { HasOptions } from './database/relations/HasOneOrMany.js'
+export type { LoadedRow } from './database/relations/relationTypes.js'
+export type { Scope } from './database/Scope.js'
+export { softDeletes } from './database/softDeletes.js'
 export {
   Migrator,
   MigrationError,
