@@ -31,6 +31,7 @@ export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.j
 export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js'
 export type { DatabaseConfig } from './database/databaseConfig.js'
 export { db, transaction } from './database/db.js'
+export { factory, ModelFactory, type FactoryContext } from './database/factory.js'
 export { id, timestamps, type TableStep } from './database/columns.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
 export type { ModelQuery, ModelQueryBuilder } from './database/ModelQuery.js'

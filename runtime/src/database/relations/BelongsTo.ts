@@ -46,6 +46,12 @@ export class BelongsTo<R> extends Relation<R, false> {
     return { query: query.modify((select) => select.where(`${table}.${ownerKey}`, 'in', keys)), matchedBy: ownerKey }
   }
 
+  /** The owner's column values that make it belong to `parent`: `{ author_id: user.id }` (for factories' `for()`). */
+  valuesFor(parent: Record<string, unknown>): Record<string, unknown> {
+    const { foreignKey, ownerKey } = this.keys()
+    return { [foreignKey]: parent[ownerKey] }
+  }
+
   correlate(subquery: AnySelect, relatedRef: string, ownerRef: string): AnySelect {
     const { foreignKey, ownerKey } = this.keys()
     return subquery.whereRef(`${relatedRef}.${ownerKey}`, '=', `${ownerRef}.${foreignKey}`)

@@ -74,6 +74,14 @@ export class BelongsToMany<R> extends Relation<R, true> {
     for (const row of rows) delete row[column]
   }
 
+  /** Links the owner's row to the related rows with one pivot row each (for factories' `has()`). */
+  async attach(owner: Record<string, unknown>, related: readonly Record<string, unknown>[]): Promise<void> {
+    if (related.length === 0) return
+    const { pivot, foreignPivotKey, relatedPivotKey, parentKey, relatedKey } = this.keys()
+    const rows = related.map((row) => ({ [foreignPivotKey]: owner[parentKey], [relatedPivotKey]: row[relatedKey] }))
+    await this.configs().owner.database().insertInto(pivot).values(rows).execute()
+  }
+
   correlate(subquery: AnySelect, relatedRef: string, ownerRef: string): AnySelect {
     const { pivot, foreignPivotKey, relatedPivotKey, parentKey, relatedKey } = this.keys()
     return subquery

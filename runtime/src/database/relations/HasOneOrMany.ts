@@ -39,6 +39,12 @@ export abstract class HasOneOrMany<R, Many extends boolean> extends Relation<R, 
     }
   }
 
+  /** A related row's column values that make it the owner's: `{ post_id: post.id }` (for factories' `has()`). */
+  valuesFor(owner: Record<string, unknown>): Record<string, unknown> {
+    const { foreignKey, localKey } = this.keys()
+    return { [foreignKey]: owner[localKey] }
+  }
+
   correlate(subquery: AnySelect, relatedRef: string, ownerRef: string): AnySelect {
     const { foreignKey, localKey } = this.keys()
     return subquery.whereRef(`${relatedRef}.${foreignKey}`, '=', `${ownerRef}.${localKey}`)
