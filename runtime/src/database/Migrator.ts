@@ -138,7 +138,7 @@ export class Migrator {
     return this.run(async (db) => this.rollBack(db, (await this.recorded(db)).reverse()))
   }
 
-  /** Drops every table and view, then applies every migration. */
+  /** Drops every table and view (and on PostgreSQL the schema's enum types and domains), then applies every migration. */
   async fresh(): Promise<MigrationRun> {
     return this.run(async (db) => {
       await dropEverything(db)
@@ -295,6 +295,12 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
     for (const view of views.rows) await sql`drop view if exists ${sql.id(view.name)} cascade`.execute(db)
     const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db)
     for (const table of tables.rows) await sql`drop table if exists ${sql.id(table.name)} cascade`.execute(db)
+    // The enums and domains that migrations created, or running them again fails on `create type`; an extension's stay.
+    const types = await sql<{ name: string; kind: string }>`
+      select t.typname as name, t.typtype as kind from pg_type as t join pg_namespace as n on n.oid = t.typnamespace
+      where n.nspname = current_schema() and t.typtype in ('e', 'd')
+        and not exists (select 1 from pg_depend as d where d.objid = t.oid and d.deptype = 'e')`.execute(db)
+    for (const type of types.rows) await sql`drop ${sql.raw(type.kind === 'd' ? 'domain' : 'type')} if exists ${sql.id(type.name)} cascade`.execute(db)
     return
   }
   const objects = await sql<{ name: string; type: string }>`select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' and name != ${MIGRATIONS_LOCK_TABLE}`.execute(db)
