@@ -10,30 +10,49 @@ type Migrator = InstanceType<MigratorModule['Migrator']>
 type MigrationRun = Awaited<ReturnType<Migrator['migrate']>>
 
 /** The database with a Migrator over the application's migrations, which may be TypeScript. */
-async function withMigrator<T>(command: string, cwd: string, work: (migrator: Migrator, db: Database) => Promise<T>): Promise<T> {
+async function withMigrator<T>(
+  command: string,
+  cwd: string,
+  work: (migrator: Migrator, db: Database) => Promise<T>,
+  afterRun?: (db: Database) => Promise<void>,
+): Promise<T> {
   const [{ Migrator }] = await Promise.all([
     import('../database/Migrator.js'),
     import('./loadTypeScript.js').then(({ loadTypeScript }) => loadTypeScript()),
   ])
-  return withDatabase(command, cwd, (db) => work(new Migrator({ db, folder: `${cwd}/database/migrations` }), db))
+  return withDatabase(command, cwd, (db) => work(new Migrator({ db, folder: `${cwd}/database/migrations`, afterRun }), db))
 }
 
 /**
- * After a run that succeeded, in development, rewrites `database/schema.d.ts` when the tables changed, and says so
- * in one line. Types that cannot be written are a warning: the migration stays a success. Not in production, nor in
- * a test run (`NODE_ENV=test`, which vitest sets): that migrates a database of its own, and leaves the app's files be.
+ * Rewrites `database/schema.d.ts` after a run that succeeded, in development, when the tables changed: under the
+ * run's lock (`afterRun`), so a second `fw migrate` that waited finds it written. `print` then says so in one line,
+ * after the run's own. Types that cannot be written are one warning: the migration stays a success. Not in
+ * production, nor in a test run (`NODE_ENV=test`, which vitest sets): that migrates a database of its own, and
+ * leaves the app's files be.
  */
-async function writeTypes(input: CommandInput, db: Database, code: number): Promise<number> {
-  if (code !== 0 || isProduction() || process.env.NODE_ENV === 'test' || input.values['no-types'] === true) return code
-  try {
-    const { writeSchemaTypes } = await import('../database/schemaTypes/writeSchemaTypes.js')
-    const result = await writeSchemaTypes(db, input.cwd)
-    if (result.state !== 'current') console.log(schemaTypesLine(result))
-  } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
-    console.error(`Warning: ${SCHEMA_TYPES_FILE} could not be written (${message}); run fw db:types to try again`)
+function schemaTypes(input: CommandInput): { afterRun?: (db: Database) => Promise<void>; print(code: number): number } {
+  let line: string | undefined
+  let warning: string | undefined
+  const skip = isProduction() || process.env.NODE_ENV === 'test' || input.values['no-types'] === true
+  return {
+    afterRun: skip
+      ? undefined
+      : async (db) => {
+          try {
+            const { writeSchemaTypes } = await import('../database/schemaTypes/writeSchemaTypes.js')
+            const result = await writeSchemaTypes(db, input.cwd)
+            if (result.state !== 'current') line = schemaTypesLine(result)
+          } catch (error) {
+            const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+            warning = `Warning: ${SCHEMA_TYPES_FILE} could not be written (${message}); run fw db:types to try again`
+          }
+        },
+    print(code) {
+      if (line) console.log(line)
+      if (warning) console.error(warning)
+      return code
+    },
   }
-  return code
 }
 
 /** `--no-types`, for the commands that rewrite database/schema.d.ts. */
@@ -71,7 +90,8 @@ export const migrate: Command = {
   details: ['Each migration runs in its own transaction; a failing one is not recorded and stops the run.', NO_TYPES_DETAIL],
   options: NO_TYPES,
   async run(input) {
-    return withMigrator('migrate', input.cwd, async (migrator, db) => writeTypes(input, db, report(await migrator.migrate(), 'Nothing to migrate.', input.verbose)))
+    const types = schemaTypes(input)
+    return withMigrator('migrate', input.cwd, async (migrator) => types.print(report(await migrator.migrate(), 'Nothing to migrate.', input.verbose)), types.afterRun)
   },
 }
 
@@ -83,8 +103,12 @@ export const migrateRollback: Command = {
   options: { step: { type: 'string' }, ...NO_TYPES },
   async run(input) {
     const count = steps(input)
-    return withMigrator('migrate:rollback', input.cwd, async (migrator, db) =>
-      writeTypes(input, db, report(await migrator.rollback({ steps: count }), 'Nothing to roll back.', input.verbose)),
+    const types = schemaTypes(input)
+    return withMigrator(
+      'migrate:rollback',
+      input.cwd,
+      async (migrator) => types.print(report(await migrator.rollback({ steps: count }), 'Nothing to roll back.', input.verbose)),
+      types.afterRun,
     )
   },
 }
@@ -124,13 +148,14 @@ export const migrateReset: Command = {
   details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which migrations it would roll back.', NO_TYPES_DETAIL],
   options: { force: { type: 'boolean' }, ...NO_TYPES },
   async run(input) {
-    return withMigrator('migrate:reset', input.cwd, async (migrator, db) => {
+    const types = schemaTypes(input)
+    return withMigrator('migrate:reset', input.cwd, async (migrator) => {
       if (production()) {
         const ran = (await migrator.status({ readOnly: true })).filter((migration) => migration.batch !== undefined).map((migration) => migration.name)
         refuseInProduction(input, 'migrate:reset', `rolls back every migration of ${databaseName(process.env.DATABASE_URL)} (${ran.length}: ${list(ran.reverse())}), dropping what they created`)
       }
-      return writeTypes(input, db, report(await migrator.reset(), 'Nothing to roll back.', input.verbose))
-    })
+      return types.print(report(await migrator.reset(), 'Nothing to roll back.', input.verbose))
+    }, types.afterRun)
   },
 }
 
@@ -145,6 +170,7 @@ export const migrateFresh: Command = {
   ],
   options: { force: { type: 'boolean' }, seed: { type: 'boolean' }, ...NO_TYPES },
   async run(input) {
+    const types = schemaTypes(input)
     return withMigrator('migrate:fresh', input.cwd, async (migrator, db) => {
       if (production()) {
         const { MIGRATIONS_LOCK_TABLE } = await import('../database/MigrationLock.js')
@@ -152,10 +178,10 @@ export const migrateFresh: Command = {
         refuseInProduction(input, 'migrate:fresh', `drops every table and view of ${databaseName(process.env.DATABASE_URL)} (${tables.length}: ${list(tables)}) with their data, then runs every migration`)
         console.log(`Dropping ${tables.length} tables and views: ${list(tables)}`)
       }
-      const code = await writeTypes(input, db, report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.', input.verbose))
+      const code = types.print(report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.', input.verbose))
       if (code === 0 && input.values.seed === true) await (await import('./seed.js')).seed(db, input.cwd)
       return code
-    })
+    }, types.afterRun)
   },
 }
 

@@ -28,6 +28,12 @@ export interface MigratorOptions {
   lockTimeout?: number
   /** How long the SQLite lock lasts without renewal, in milliseconds (default 20 s): a dead owner's lock is taken over after it. */
   lockLease?: number
+  /**
+   * Runs under the lock after a migrate, rollback, reset or fresh that succeeded: `fw migrate` writes the schema's
+   * types there, so a run that waited for the lock finds them written. It must not throw: what it throws becomes
+   * the run's error, though its migrations stay applied.
+   */
+  afterRun?: (db: Kysely<any>) => Promise<void>
 }
 
 /** One migration as `migrate:status` shows it: `batch` is undefined while it is pending. */
@@ -89,6 +95,7 @@ export class Migrator {
   private readonly load: (file: string) => Promise<unknown>
   private readonly lockTimeout: number | undefined
   private readonly lockLease: number | undefined
+  private readonly afterRun: ((db: Kysely<any>) => Promise<void>) | undefined
   /** The lock of the run under way, renewed inside each migration's transaction. */
   private lock: MigrationLock | undefined
 
@@ -98,6 +105,7 @@ export class Migrator {
     this.load = options.load ?? ((file) => import(pathToFileURL(file).href))
     this.lockTimeout = options.lockTimeout
     this.lockLease = options.lockLease
+    this.afterRun = options.afterRun
   }
 
   /**
@@ -208,7 +216,13 @@ export class Migrator {
   /** Runs work under the lock and turns failures into `{ results, error }`. */
   private async run(work: (db: Kysely<any>) => Promise<MigrationResult[]>): Promise<MigrationRun> {
     try {
-      return { results: await this.locked(work) }
+      return {
+        results: await this.locked(async (db) => {
+          const results = await work(db)
+          await this.afterRun?.(db)
+          return results
+        }),
+      }
     } catch (error) {
       if (error instanceof MigrationFailed) return { results: error.results, error: error.error }
       if (error instanceof MigrationError) return { results: [], error }
