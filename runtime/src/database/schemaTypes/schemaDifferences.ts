@@ -41,8 +41,10 @@ export function schemaDifferences(old: string, current: string): string[] {
   for (const table of before.tables.keys()) if (!after.tables.has(table)) differences.push(`dropped table ${table}`)
   if (differences.length > 0) return differences
   const oldLines = old.split('\n')
-  const line = current.split('\n').findIndex((text, index) => text !== oldLines[index])
-  return [`line ${line + 1} is not what Fw writes`]
+  const currentLines = current.split('\n')
+  const first = currentLines.findIndex((text, index) => text !== oldLines[index])
+  // None in the database's text: the file has more lines than it.
+  return [`changed text from line ${(first === -1 ? currentLines.length : first) + 1}`]
 }
 
 function readSchema(text: string): ReadSchema {
