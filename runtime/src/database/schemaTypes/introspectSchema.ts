@@ -7,8 +7,8 @@ import { MIGRATIONS_TABLE } from '../Migrator.js'
 export interface IntrospectedColumn {
   name: string
   /**
-   * The declared type, lower case: on SQLite as the migration wrote it (`varchar(255)`, `boolean`), on PostgreSQL
-   * the type's name (`int4`, `timestamptz`), a domain's base type in place of the domain.
+   * The declared type: on SQLite as the migration wrote it, in lower case (`varchar(255)`, `boolean`); on PostgreSQL
+   * the type's name (`int4`, `timestamptz`, an enum's), a domain's base type in place of the domain.
    */
   type: string
   /** PostgreSQL: an array of `type`. */
