@@ -100,7 +100,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     )
     await passesItsOwnChecks(app)
 
-    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\n$/)
+    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\nWrote database\/schema\.d\.ts: the types of 1 table\.\n$/)
     expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(true)
     expect((await fw('migrate:status')).stdout).toMatch(/create_articles_table +1 +Ran/)
     await passesItsOwnChecks(app)
@@ -118,11 +118,13 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     await passesItsOwnChecks(app)
 
     const migrated = await fw('migrate')
-    expect(migrated.stdout.trim().split('\n')).toHaveLength(2)
+    expect(migrated.stdout.trim().split('\n')).toHaveLength(3)
+    expect(migrated.stdout).toContain('\nUpdated database/schema.d.ts: new column articles.title.\n')
     expect((await fw('migrate:status')).stdout).toMatch(/add_title_to_articles_table +2 +Ran\n.*backfill_article_titles +2 +Ran/)
     expect((await fw('migrate:rollback')).stdout).toMatch(/^Rolled back  \d+_backfill_article_titles .*\nRolled back  \d+_add_title_to_articles_table /)
-    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(3)
-    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(3)
+    // Each of them rewrites database/schema.d.ts, and says so in one more line.
+    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(4)
+    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(4)
     expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3)
     await fw('migrate')
     await buildAndStart(app, async ({ url }) => {
