@@ -164,7 +164,7 @@ const databases = [
 ]
 
 describe.each(databases)('a seeder that uses a model, on $name', ({ url }) => {
-  beforeEach(() => app.write('App/Models/Post.ts', "import { Model } from 'fw-runtime'\n\nexport class Post extends Model('posts') {}\n"))
+  beforeEach(() => app.write('App/Models/Post.ts', "import { Model } from 'fw-runtime'\n\nexport class Post extends Model('posts', { timestamps: false }) {}\n"))
 
   const fw = async (args: string[]) => app.fw(args, { DATABASE_URL: await url() })
 
