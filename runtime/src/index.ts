@@ -31,7 +31,8 @@ export { createDatabase, DEFAULT_SQLITE_PATH } from './database/createDatabase.j
 export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js'
 export type { DatabaseConfig } from './database/databaseConfig.js'
 export { db } from './database/db.js'
-export { id, timestamps, type TableStep } from './database/columns.js'
+export { currentTimestamp, id, timestamps, type TableStep } from './database/columns.js'
+export { keyFor, type KeyType } from './database/keyFor.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
 export {
   Migrator,
