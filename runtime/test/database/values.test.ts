@@ -173,6 +173,19 @@ describe('value forms that only one database can hold', () => {
     }
   })
 
+  it('PostgreSQL: an array is written as JSON; a PostgreSQL array column takes sql.join, as the README shows', async () => {
+    const db = createDatabase<any>(postgres.url)
+    try {
+      await sql`create table tagged (tags text[], doc jsonb)`.execute(db)
+      const tags = ['a', 'b,c']
+      await sql`insert into tagged (tags, doc) values (array[${sql.join(tags)}]::text[], ${['x', 1]})`.execute(db)
+      const { rows } = await sql`select tags, doc, ${['y']}::jsonb as param from tagged`.execute(db)
+      expect(rows).toEqual([{ tags: ['a', 'b,c'], doc: ['x', 1], param: ['y'] }])
+    } finally {
+      await db.destroy()
+    }
+  })
+
   it('PostgreSQL: the DATABASE_URL’s own options are kept, and the session is still in UTC', async () => {
     const db = createDatabase<any>(`${postgres.url}?options=${encodeURIComponent('-c search_path=public')}`)
     try {
