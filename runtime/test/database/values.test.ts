@@ -94,7 +94,7 @@ describe.each(backends)('value forms on $name', (backend) => {
     const rows = await db.selectFrom('things').selectAll().orderBy('id').execute()
     expect(JSON.stringify(rows)).toBe(EXPECTED_JSON)
     expect(returned).toEqual(rows[0])
-    expect(rows[0].happened).toBeInstanceOf(Date)
+    expect(rows[0]!.happened).toBeInstanceOf(Date)
     const { rows: raw } = await sql<Record<string, unknown>>`select * from things order by id`.execute(db)
     expect(JSON.stringify(raw)).toBe(EXPECTED_JSON)
     // kysely's own path (a transaction) and PostgreSQL's direct one give the same values.
