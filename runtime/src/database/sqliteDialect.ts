@@ -141,8 +141,9 @@ class FwSqliteConnection implements DatabaseConnection {
       const { changes, lastInsertRowid } = statement.run(parameters)
       return { insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] }
     }
-    const rows = statement.all(parameters) as R[]
+    // Read before the statement runs: were it busy after an INSERT … RETURNING, the retry would insert twice.
     const schema = this.schemaVersion.get()
+    const rows = statement.all(parameters) as R[]
     if (prepared.schema !== schema) {
       prepared.conversions = columnConversions(statement.columns())
       prepared.schema = schema
@@ -156,7 +157,7 @@ class FwSqliteConnection implements DatabaseConnection {
     let prepared = this.prepared.get(sql)
     if (prepared === undefined) {
       prepared = { statement: this.database.prepare(sql), conversions: [], schema: undefined }
-      // The oldest goes first: a busy application prepares the same few statements again and again.
+      // Past the limit the oldest goes: SQL written with values in it would otherwise fill the memory.
       if (this.prepared.size >= CACHED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!)
       this.prepared.set(sql, prepared)
     }
