@@ -5,6 +5,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { createDatabase } from '../runtime/src/database/createDatabase.js'
 import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
 import { installedApp, type InstalledApp } from './support/installedApp.js'
 import { checkoutRoot, type RunningApp } from './support/process.js'
@@ -259,6 +261,15 @@ describe('fw make:dash in an installed app on PostgreSQL', () => {
     const output = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '')
     expect(tests.code, output).toBe(0)
     expect(output).toMatch(/tests\/Admin\/dashboard\.test\.ts \(4 tests\)/)
+    // They ran on postgres_test beside the development database, which has no user of theirs; its workers' copies are gone.
+    const server = createDatabase(postgres.url)
+    try {
+      const databases = await sql<{ datname: string }>`select datname from pg_database where datname like 'postgres%' order by datname`.execute(server)
+      expect(databases.rows.map((row) => row.datname)).toEqual(['postgres', 'postgres_test'])
+      expect((await sql<{ count: string }>`select count(*) as count from users`.execute(server)).rows).toEqual([{ count: '0' }])
+    } finally {
+      await server.destroy()
+    }
     await pgApp.runOk('npx', ['tsc', '--noEmit'])
   })
 })

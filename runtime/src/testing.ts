@@ -10,4 +10,4 @@
  */
 export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
 export { TestClient, testClient, type TestResponse } from './testing/TestClient.js'
-export { testDatabase } from './testing/testDatabase.js'
+export { refreshDatabase, testDatabase, workerDatabase } from './testing/testDatabase.js'

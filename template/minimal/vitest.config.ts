@@ -5,7 +5,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['module', 'node', 'development'] } },
   test: {
     include: ['tests/**/*.test.ts'],
-    // The tests' own database, migrated once per run: never the development one (tests/database.ts).
+    // The tests' own database, migrated once per run (tests/database.ts), and a copy of it for each worker that runs
+    // test files side by side (tests/setup.ts): never the development one.
     globalSetup: ['tests/database.ts'],
+    setupFiles: ['tests/setup.ts'],
   },
 })

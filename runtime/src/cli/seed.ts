@@ -23,7 +23,10 @@ function chooseSeeders(folder: string, only: string | undefined): { name: string
 
 /**
  * Runs the chosen seeders on an open database, each in one transaction, printing a line for each:
- * `fw db:seed` and `fw migrate:fresh --seed` both come here.
+ * `fw db:seed` and `fw migrate:fresh --seed` both come here. The database is also the application's `db()` while
+ * they run, and each seeder runs inside `transaction()`: what its models write goes through the seeder's own
+ * transaction (no second connection waiting for SQLite's lock, nothing left behind on PostgreSQL by a seeder that
+ * fails).
  */
 export async function seed(db: Kysely<any>, cwd: string, only?: string): Promise<void> {
   const seeders = chooseSeeders(join(cwd, FOLDER), only)
@@ -31,15 +34,20 @@ export async function seed(db: Kysely<any>, cwd: string, only?: string): Promise
     console.log(`No seeders in ${FOLDER}: make one with fw make:seeder <Name>.`)
     return
   }
-  const { loadTypeScript } = await import('./loadTypeScript.js')
+  const [{ loadTypeScript }, { transaction }, { Container }] = await Promise.all([
+    import('./loadTypeScript.js'),
+    import('../database/db.js'),
+    import('../container/Container.js'),
+  ])
   await loadTypeScript()
+  Container.getInstance().instance('db', db)
   for (const seeder of seeders) {
     const module = (await import(pathToFileURL(seeder.file).href)) as { run?: unknown }
     if (typeof module.run !== 'function') throw new CommandError(`${FOLDER}/${seeder.name} exports no run(db) function`)
     const run = module.run as (db: Kysely<any>) => Promise<void>
     const started = performance.now()
     try {
-      await db.transaction().execute((trx) => run(trx))
+      await transaction((trx) => run(trx))
     } catch (error) {
       throw new CommandError(`Seeding failed: ${seeder.name}: ${error instanceof Error ? error.message : String(error)} (nothing of it was written)`)
     }

@@ -19,6 +19,8 @@ export function reportMissingSettings(root: string, env: NodeJS.ProcessEnv = pro
   if (!existsSync(join(root, '.env'))) problems.push(`no .env in ${root}: settings come from the environment only`)
   const unset = EXPECTED.filter((key) => !env[key])
   if (unset.length > 0) problems.push(`${unset.join(' and ')} ${unset.length === 1 ? 'is' : 'are'} not set (see .env.example)`)
+  // Sessions and sign-in need APP_KEY: after a clone, `.env` comes from `.env.example` with an empty one.
+  if (unset.includes('APP_KEY')) problems.push('make an APP_KEY with npx fw key:generate')
   for (const problem of problems) console.warn(`[fw] warning: ${problem}`)
   return problems
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { currentTimestamp } from '../database/columns.js'
-import { keyFor, type KeyType } from '../database/keyFor.js'
+import { modelKey, type KeyType } from '../database/modelKey.js'
 import { HttpError } from '../http/HttpError.js'
 import { BOOKKEEPING_TABLES } from './bookkeepingTables.js'
 import { introspect, type Column, type Table } from './introspect.js'
@@ -137,7 +137,7 @@ export class Dashboard {
   async row(table: Table, id: string): Promise<FoundRow | undefined> {
     if (!table.key) return undefined
     // A key that cannot be a value of its column matches nothing; PostgreSQL would fail on it.
-    const key = keyFor(this.db(), keyType(table.key), id)
+    const key = modelKey(keyType(table.key), id)
     if (key === undefined) return undefined
     const row = (await this.db().selectFrom(table.name).select(shown(table)).where(sql.id(table.key.name), '=', key).executeTakeFirst()) as Row | undefined
     return row ? { row, key } : undefined
@@ -193,14 +193,15 @@ export class Dashboard {
   }
 }
 
-/** How a key column compares, from the type the database reports (`int4`, `INTEGER`, `uuid`, `varchar(36)`…). */
+/**
+ * How a key column compares, from the type the database reports: PostgreSQL's `int2`/`int4` hold 32 bits (an `int2`
+ * key past 32767 still fails there: such keys are rare), `int8` and SQLite's integers 64.
+ */
 function keyType(column: Column): KeyType {
   const type = column.type.toLowerCase()
   if (type === 'uuid') return 'uuid'
   if (column.kind !== 'integer') return 'string'
-  if (/^(int2|smallint)\b/.test(type)) return 'smallint'
-  if (/^(int8|bigint|bigserial)\b/.test(type)) return 'bigint'
-  return 'integer'
+  return /^(int2|int4|smallint|serial)$/.test(type) ? 'integer' : 'bigint'
 }
 
 /** The select list of a table's shown columns: a secret column's value never leaves the database. */

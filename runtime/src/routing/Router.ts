@@ -162,24 +162,32 @@ export class Router {
   /**
    * The routes of a resource controller, with Laravel's action names: index, create, store, show,
    * edit, update (PUT and PATCH) and destroy, named `photos.index` and so on. Every action must
-   * exist on the controller; `only`/`except` choose.
+   * exist on the controller; `only`/`except` choose, `where` constrains the parameter (a path whose
+   * parameter does not match is not found: 404).
    *
    * @example
    * ```ts
    * router.resource('photos', PhotoController) // GET /photos, GET /photos/{photo}/edit, …
+   * router.apiResource('posts', PostController, { where: { post: /\d+/ } }) // GET /posts/abc: 404
    * ```
    */
   resource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
-    return resourceActions(name, options, false).map(({ methods, path, action, routeName }) =>
-      this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName),
-    )
+    return this.addResource(name, Controller, options, false)
   }
 
   /** `resource` without the HTML forms' `create` and `edit`. */
   apiResource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
-    return resourceActions(name, options, true).map(({ methods, path, action, routeName }) =>
-      this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName),
-    )
+    return this.addResource(name, Controller, options, true)
+  }
+
+  private addResource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions, api: boolean): RouteDefinition[] {
+    return resourceActions(name, options, api).map(({ methods, path, action, routeName }) => {
+      const route = this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName)
+      for (const [parameter, pattern] of Object.entries(options.where ?? {})) {
+        if (route.paramNames.includes(parameter)) route.where(parameter, pattern)
+      }
+      return route
+    })
   }
 
   /**

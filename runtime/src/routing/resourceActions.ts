@@ -1,7 +1,11 @@
-/** Which actions of a resource to register: `{ only: ['index', 'show'] }` or `{ except: ['destroy'] }`. */
+/**
+ * Which actions of a resource to register (`{ only: ['index', 'show'] }` or `{ except: ['destroy'] }`), and the
+ * constraints of its parameter, as `where` on each route that has it (`{ where: { photo: /\d+/ } }`).
+ */
 export interface ResourceOptions {
   only?: readonly string[]
   except?: readonly string[]
+  where?: Readonly<Record<string, RegExp | string>>
 }
 
 /** One route of a resource. */
@@ -27,7 +31,11 @@ function singular(word: string): string {
 export function resourceActions(name: string, options: ResourceOptions, api: boolean): ResourceAction[] {
   const base = `/${name.replace(/^\/+|\/+$/g, '')}`
   const last = base.split('/').pop()!
-  const item = `${base}/{${singular(last).replace(/[^A-Za-z0-9_]/g, '_')}}`
+  const parameter = singular(last).replace(/[^A-Za-z0-9_]/g, '_')
+  const item = `${base}/{${parameter}}`
+  for (const constrained of Object.keys(options.where ?? {})) {
+    if (constrained !== parameter) throw new Error(`Resource "${name}" has no parameter {${constrained}} to constrain: its parameter is {${parameter}}`)
+  }
   const prefix = base.slice(1).replaceAll('/', '.')
   const all: [string[], string, string][] = [
     [['GET'], base, 'index'],

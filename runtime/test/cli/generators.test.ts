@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFwApp, runFw, type FwApp } from '../support/fwApp.js'
+import { cleanEnv, createFwApp, runFw, type FwApp } from '../support/fwApp.js'
 
 let app: FwApp
 beforeEach(() => {
@@ -118,8 +120,9 @@ describe('fw make:model', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'Created App/Models/BlogCategory.ts\n' })
     const model = read('App/Models/BlogCategory.ts')
     expect(model).toContain("export class BlogCategory extends Model('blog_categories') {}")
-    expect(model).toContain('export interface BlogCategoryTable {')
-    expect(model).toContain('    blog_categories: BlogCategoryTable')
+    // No column interface: database/schema.d.ts, written by fw migrate, types the table.
+    expect(model).not.toContain('interface')
+    expect(model).not.toContain('declare module')
     expect(files('database')).toEqual([])
   })
 
@@ -154,6 +157,73 @@ describe('fw make:model', () => {
     expect(again.stderr).toBe('App/Models/Post.ts already exists; use --force to overwrite it\n')
     expect(files('database')).toEqual([])
     expect((await app.fw(['make:model', 'Post', '--force'])).code).toBe(0)
+  })
+})
+
+describe('fw make:factory and make:model --factory', () => {
+  /** @faker-js/faker as the app's own devDependency (the checkout's copy, linked into the fixture app). */
+  const installFaker = () => {
+    mkdirSync(join(app.dir, 'node_modules/@faker-js'), { recursive: true })
+    symlinkSync(fileURLToPath(new URL('../../../node_modules/@faker-js/faker', import.meta.url)), join(app.dir, 'node_modules/@faker-js/faker'), 'dir')
+  }
+  const seeder = "import { Post } from '#app/Models/Post.js'\nexport async function run(): Promise<void> {\n  await Post.factory().count(3).create()\n}\n"
+
+  it('writes a model with Post.factory() and its factory, whose rows a seeder creates', async () => {
+    const made = await app.fw(['make:model', 'Post', '-m', '--factory'])
+    expect(made).toMatchObject({ code: 0, stderr: '' })
+    const [migration] = files('database/migrations')
+    expect(made.stdout).toBe(`Created App/Models/Post.ts\nCreated database/migrations/${migration}\nCreated database/factories/PostFactory.ts\n`)
+    expect(read('App/Models/Post.ts')).toContain("import { PostFactory } from '#database/factories/PostFactory.js'")
+    expect(read('App/Models/Post.ts')).toContain('  static factory = () => PostFactory\n')
+    expect(read('database/factories/PostFactory.ts')).toContain("export const PostFactory = factory(() => Post, ({ faker }) => ({")
+
+    installFaker()
+    app.write('database/seeders/PostSeeder.ts', seeder)
+    expect((await app.fw(['migrate'])).code).toBe(0)
+    for (let run = 0; run < 2; run++) {
+      const seeded = await app.fw(['db:seed'])
+      expect([seeded.code, seeded.stderr]).toEqual([0, ''])
+    }
+    const { createDatabase } = await import('../../src/database/createDatabase.js')
+    const db = createDatabase(undefined, app.dir)
+    try {
+      expect(await db.selectFrom('posts' as never).select((eb) => eb.fn.countAll().as('count')).executeTakeFirst()).toEqual({ count: 6 })
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('make:factory writes the factory of an existing model and says how to reach it from the model', async () => {
+    await app.fw(['make:model', 'Blog/Post'])
+    const made = await app.fw(['make:factory', 'Blog/Post'])
+    expect(made).toMatchObject({ code: 0, stderr: '' })
+    expect(made.stdout).toBe(
+      'Created database/factories/Blog/PostFactory.ts\nUse it as PostFactory.count(10).create(); for Post.factory(), add to the model: static factory = () => PostFactory\n',
+    )
+    expect(read('database/factories/Blog/PostFactory.ts')).toContain("import { Post } from '#app/Models/Blog/Post.js'")
+    const again = await app.fw(['make:factory', 'Blog/Post'])
+    expect([again.code, again.stderr]).toEqual([1, 'database/factories/Blog/PostFactory.ts already exists; use --force to overwrite it\n'])
+  })
+
+  it('refuses a model that does not exist', async () => {
+    const missing = await app.fw(['make:factory', 'Comment'])
+    expect([missing.code, missing.stderr]).toEqual([1, 'App/Models/Comment.ts does not exist: make the model first (fw make:model Comment --factory writes both)\n'])
+    expect(files('database')).toEqual([])
+  })
+
+  it('says what to install when the application has no @faker-js/faker', async () => {
+    await app.fw(['make:model', 'Post', '-m', '--factory'])
+    await app.fw(['migrate'])
+    app.write('database/seeders/PostSeeder.ts', seeder)
+    // The app's own fw, as npx runs it: from its node_modules, whose fw-runtime has no faker of its own beside it.
+    const fw = (args: string[]) => spawnSync(process.execPath, [join(app.dir, 'node_modules/fw-runtime/dist/cli/fw.js'), ...args], { cwd: app.dir, env: cleanEnv(), encoding: 'utf8' })
+    const seeded = fw(['db:seed'])
+    expect([seeded.status, seeded.stderr]).toEqual([
+      1,
+      'Seeding failed: PostSeeder: Factories make their fake values with @faker-js/faker: npm install --save-dev @faker-js/faker (nothing of it was written)\n',
+    ])
+    installFaker()
+    expect(fw(['db:seed'])).toMatchObject({ status: 0, stderr: '' })
   })
 })
 
@@ -244,7 +314,7 @@ describe('fw', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'fw make:model: unknown option "--migrtion". Did you mean "--migration"? (usage: fw make:model <Name> [--migration|-m] [--force])\n',
+      stderr: 'fw make:model: unknown option "--migrtion". Did you mean "--migration"? (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])\n',
     })
     expect(files('App')).toEqual([])
     expect(files('database')).toEqual([])
@@ -252,13 +322,13 @@ describe('fw', () => {
 
   it.each([
     [['make:controller', 'UserController', '--resorce'], 'fw make:controller: unknown option "--resorce". Did you mean "--resource"? (usage: fw make:controller <Name> [--resource] [--force])'],
-    [['make:model', 'Post', '--forse'], 'fw make:model: unknown option "--forse". Did you mean "--force"? (usage: fw make:model <Name> [--migration|-m] [--force])'],
+    [['make:model', 'Post', '--forse'], 'fw make:model: unknown option "--forse". Did you mean "--force"? (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],
     [['migrate:rollback', '--stpe=2'], 'fw migrate:rollback: unknown option "--stpe". Did you mean "--step"? (usage: fw migrate:rollback [--step=N])'],
     [['route:list', '--verbos'], 'fw route:list: unknown option "--verbos". Did you mean "--verbose"? (usage: fw route:list)'],
     [['route:list', '--hlep'], 'fw route:list: unknown option "--hlep". Did you mean "--help"? (usage: fw route:list)'],
-    [['make:model', 'Post', '--zebra'], 'fw make:model: unknown option "--zebra" (usage: fw make:model <Name> [--migration|-m] [--force])'],
-    [['make:model', 'Post', '-x'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--force])'],
-    [['make:model', 'Post', '-mx'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--force])'],
+    [['make:model', 'Post', '--zebra'], 'fw make:model: unknown option "--zebra" (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],
+    [['make:model', 'Post', '-x'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],
+    [['make:model', 'Post', '-mx'], 'fw make:model: unknown option "-x" (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],
   ])('names the unknown option of %j', async (args, line) => {
     const result = await app.fw(args)
 
@@ -269,7 +339,7 @@ describe('fw', () => {
   it('takes --verbose and --help with any command, and -m as --migration', async () => {
     expect((await app.fw(['make:model', 'Post', '--verbose', '-m'])).code).toBe(0)
     expect(files('database/migrations')).toHaveLength(1)
-    expect((await app.fw(['make:model', '--help'])).stdout).toContain('Usage: fw make:model <Name> [--migration|-m] [--force]')
+    expect((await app.fw(['make:model', '--help'])).stdout).toContain('Usage: fw make:model <Name> [--migration|-m] [--factory] [--force]')
   })
 
   it('suggests nothing for a name far from every command', async () => {

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
+import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 let app: FwApp
 beforeEach(() => {
@@ -18,8 +19,8 @@ beforeEach(() => {
 })
 afterEach(() => app.remove())
 
-async function titles(): Promise<string[]> {
-  const db = createDatabase(undefined, app.dir)
+async function titles(url?: string): Promise<string[]> {
+  const db = createDatabase(url, app.dir)
   try {
     return (await db.selectFrom('posts' as never).select('title' as never).orderBy('title' as never).execute()).map((row) => (row as { title: string }).title)
   } finally {
@@ -139,5 +140,49 @@ describe('fw make:middleware and fw make:test', () => {
     expect(test).toContain("describe('CheckoutTest', () => {")
     const again = await app.fw(['make:test', 'Feature/CheckoutTest'])
     expect([again.code, again.stderr]).toEqual([1, 'tests/Feature/CheckoutTest.test.ts already exists; use --force to overwrite it\n'])
+  })
+})
+
+/** A seeder that writes through a model of the application, then perhaps fails. */
+function modelSeeder(title: string, fail: boolean): string {
+  return [
+    "import { Post } from '#app/Models/Post.js'",
+    'export async function run(): Promise<void> {',
+    `  await Post.create({ title: '${title}' })`,
+    ...(fail ? ["  throw new Error('the seeder failed after the model wrote')"] : []),
+    '}',
+    '',
+  ].join('\n')
+}
+
+let postgres: TestPostgres | undefined
+afterAll(() => postgres?.stop())
+
+const databases = [
+  { name: 'SQLite', url: async () => undefined },
+  { name: 'PostgreSQL', url: async () => (postgres ??= await startPostgres()).url },
+]
+
+describe.each(databases)('a seeder that uses a model, on $name', ({ url }) => {
+  beforeEach(() => app.write('App/Models/Post.ts', "import { Model } from 'fw-runtime'\n\nexport class Post extends Model('posts') {}\n"))
+
+  const fw = async (args: string[]) => app.fw(args, { DATABASE_URL: await url() })
+
+  it("writes through the seeder's own transaction: no second connection waits for SQLite's lock", async () => {
+    await fw(['migrate'])
+    app.write('database/seeders/PostSeeder.ts', modelSeeder('through the model', false))
+    const seeded = await fw(['db:seed'])
+    expect([seeded.code, seeded.stderr]).toEqual([0, ''])
+    expect(await titles(await url())).toEqual(['through the model'])
+  })
+
+  it('leaves nothing of what the model wrote when the seeder fails', async () => {
+    await fw(['migrate'])
+    await fw(['migrate:fresh'])
+    app.write('database/seeders/PostSeeder.ts', modelSeeder('rolled back', true))
+    const seeded = await fw(['db:seed'])
+    expect(seeded.code).toBe(1)
+    expect(seeded.stderr).toBe('Seeding failed: PostSeeder: the seeder failed after the model wrote (nothing of it was written)\n')
+    expect(await titles(await url())).toEqual([])
   })
 })

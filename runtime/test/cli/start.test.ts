@@ -238,6 +238,7 @@ describe('the built app outside fw start', () => {
     expect(output().match(/\[fw\] warning: .*/g)).toEqual([
       `[fw] warning: no .env in ${app.dir}: settings come from the environment only`,
       '[fw] warning: APP_KEY and API_KEY are not set (see .env.example)',
+      '[fw] warning: make an APP_KEY with npx fw key:generate',
     ])
   })
 

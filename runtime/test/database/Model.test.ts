@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,7 +9,13 @@ import { id, timestamps } from '../../src/database/columns.js'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { db } from '../../src/database/db.js'
 import { Model } from '../../src/database/Model.js'
+import { HttpError } from '../../src/http/HttpError.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
+import { Comment } from './blog/Comment.js'
+import { Post } from './blog/Post.js'
+import { backends, useBlog } from './blog/schema.js'
+import { Tag } from './blog/Tag.js'
+import { User } from './blog/User.js'
 
 interface NotesTable {
   id: Generated<number>
@@ -169,3 +176,183 @@ describe('the db service', () => {
     expect(existsSync(join(folder, 'database/database.sqlite'))).toBe(true)
   })
 })
+
+describe.each(backends)('Model API on $name', (backend) => {
+  const blog = useBlog(backend)
+
+  const ada = () => User.forceCreate({ name: 'Ada', email: 'ada@example.com', password_hash: 'scrypt$secret' })
+
+  it('finds a row by key, or fails with a 404 HttpError', async () => {
+    const user = await ada()
+    expect(await User.findOrFail(user.id)).toEqual(user)
+    expect(await User.findOrFail(String(user.id))).toEqual(user)
+    const missing = await User.findOrFail(user.id + 1).catch((error: unknown) => error)
+    expect(missing).toBeInstanceOf(HttpError)
+    expect(missing).toMatchObject({ status: 404, message: 'Not Found' })
+  })
+
+  it('finds nothing for a key the integer column cannot hold, without asking the database', async () => {
+    await ada()
+    blog.queries.clear()
+    for (const key of ['abc', '99999999999999999999', '2147483648', '1.5', '', ' 1', '1e3', 1.5, Number.NaN]) {
+      expect(await User.find(key), String(key)).toBeUndefined()
+      await expect(User.findOrFail(key)).rejects.toMatchObject({ status: 404, message: 'Not Found' })
+      expect(await User.update(key, { name: 'x' })).toBeUndefined()
+      expect(await User.delete(key)).toBe(false)
+      expect(await Post.restore(key)).toBe(false)
+    }
+    expect(blog.queries.tables).toEqual([])
+    expect(await User.find('1')).toMatchObject({ name: 'Ada' })
+    expect(await User.find('-1')).toBeUndefined()
+  })
+
+  it('finds nothing for a key a uuid column cannot hold, and finds a uuid whatever its case', async () => {
+    class Token extends Model('uuid_tokens', { keyType: 'uuid', timestamps: false }) {}
+    await blog.db.schema.dropTable('uuid_tokens').ifExists().execute()
+    await blog.db.schema
+      .createTable('uuid_tokens')
+      .addColumn('id', blog.postgres ? 'uuid' : 'text', (column) => column.primaryKey())
+      .addColumn('name', 'text')
+      .execute()
+    const id = randomUUID()
+    await Token.forceCreate({ id, name: 'first' })
+    expect(await Token.find(id.toUpperCase())).toEqual({ id, name: 'first' })
+    for (const key of ['abc', '99999999999999999999', `${id}0`, `{${id}}`]) {
+      expect(await Token.find(key), key).toBeUndefined()
+      await expect(Token.findOrFail(key)).rejects.toMatchObject({ status: 404 })
+    }
+  })
+
+  it('takes the first row by a column, with or without an operator', async () => {
+    const user = await ada()
+    await Post.create({ author_id: user.id, title: 'Draft', body: null })
+    await Post.create({ author_id: user.id, title: 'Hello', body: 'Hi' })
+    await Post.create({ author_id: user.id, title: 'Again', body: 'Hi' })
+
+    expect(await Post.firstWhere('title', 'Hello')).toMatchObject({ id: 2, title: 'Hello' })
+    expect(await Post.firstWhere('body', 'Hi')).toMatchObject({ id: 2 })
+    expect(await Post.firstWhere('body', null)).toMatchObject({ id: 1, title: 'Draft' })
+    expect(await Post.firstWhere('id', '>', 1)).toMatchObject({ id: 2 })
+    expect(await Post.firstWhere('title', 'Nothing')).toBeUndefined()
+  })
+
+  it('counts rows and says whether there are any', async () => {
+    expect(await Post.count()).toBe(0)
+    expect(await Post.exists()).toBe(false)
+    const user = await ada()
+    await Post.create({ author_id: user.id, title: 'One' })
+    await Post.create({ author_id: user.id, title: 'Two' })
+    expect(await Post.count()).toBe(2)
+    expect(await Post.exists()).toBe(true)
+  })
+
+  it('updates the row that matches, or creates one of the attributes and values', async () => {
+    const user = await ada()
+    const created = await Post.updateOrCreate({ author_id: user.id, title: 'Hello' }, { body: 'First' })
+    expect(created).toMatchObject({ id: 1, author_id: user.id, title: 'Hello', body: 'First', status: 'draft' })
+
+    const updated = await Post.updateOrCreate({ author_id: user.id, title: 'Hello' }, { body: 'Second', status: 'published' })
+    expect(updated).toMatchObject({ id: 1, title: 'Hello', body: 'Second', status: 'published' })
+    expect(await Post.count()).toBe(1)
+
+    const unchanged = await Post.updateOrCreate({ title: 'Hello' })
+    expect(unchanged).toEqual(updated)
+    // Not fillable: dropped from the values, as create and update drop it.
+    const guarded = await Post.updateOrCreate({ title: 'Hello' }, { views: 99 } as never)
+    expect(guarded.views).toBe(0)
+  })
+
+  it('keeps hidden columns readable on rows but out of their JSON, keys and spreads, whichever method returns them', async () => {
+    const user = await ada()
+    await Post.create({ author_id: user.id, title: 'Hello' })
+    const rows = [
+      user,
+      await User.find(user.id),
+      await User.findOrFail(user.id),
+      (await User.all())[0],
+      (await User.where('name', '=', 'Ada'))[0],
+      await User.firstWhere('email', 'ada@example.com'),
+      await User.update(user.id, { name: 'Ada L.' }),
+      await User.updateOrCreate({ email: 'ada@example.com' }, { name: 'Ada' }),
+      await User.query().first(),
+      (await User.paginate()).data[0],
+      (await Post.query().with('author').firstOrFail()).author,
+    ]
+    for (const row of rows) {
+      expect(row!.password_hash).toBe('scrypt$secret')
+      expect(Object.keys(row!)).not.toContain('password_hash')
+      expect(JSON.stringify(row)).not.toContain('secret')
+      expect({ ...row }).not.toHaveProperty('password_hash')
+    }
+    expect(JSON.parse(JSON.stringify(rows[0]))).toEqual({ id: 1, name: 'Ada', email: 'ada@example.com', created_at: expect.anything(), updated_at: expect.anything() })
+  })
+
+  it('writes only the fillable columns on create and update, silently dropping the others; forceCreate and forceUpdate write all', async () => {
+    const user = await User.forceCreate({ name: 'Ada', email: 'ada@example.com', password_hash: 'h' })
+    const input: Record<string, unknown> = { author_id: user.id, title: 'Hello', views: 1000, id: 77, created_at: '2000-01-01 00:00:00.000' }
+    const post = await Post.create(input as never)
+    expect(post).toMatchObject({ id: 1, title: 'Hello', views: 0 })
+    expect(post.created_at).not.toEqual('2000-01-01 00:00:00.000')
+
+    expect(await Post.update(post.id, { title: 'Changed', views: 5 } as never)).toMatchObject({ title: 'Changed', views: 0 })
+    expect(await Post.forceUpdate(post.id, { views: 5 })).toMatchObject({ title: 'Changed', views: 5 })
+    expect(await Post.forceCreate({ author_id: user.id, title: 'Forced', views: 9 })).toMatchObject({ id: 2, views: 9 })
+    // Every key of a model without a fillable list is written.
+    expect(await Comment.create({ post_id: 1, author_id: user.id, body: 'Hi', stars: 4 })).toMatchObject({ stars: 4 })
+  })
+
+  it('soft deletes: delete sets deleted_at, queries leave the row out, withTrashed and onlyTrashed see it, restore and forceDelete', async () => {
+    const user = await ada()
+    const kept = await Post.create({ author_id: user.id, title: 'Kept' })
+    const trashed = await Post.create({ author_id: user.id, title: 'Trashed' })
+
+    expect(await Post.delete(trashed.id)).toBe(true)
+    expect(await Post.delete(trashed.id)).toBe(false)
+    const row = await blog.db.selectFrom('posts').selectAll().where('id', '=', trashed.id).executeTakeFirstOrThrow()
+    expect(row.deleted_at).not.toBeNull()
+    expect(String(row.updated_at)).toBe(String(row.deleted_at))
+
+    expect(await Post.find(trashed.id)).toBeUndefined()
+    await expect(Post.findOrFail(trashed.id)).rejects.toMatchObject({ status: 404 })
+    expect((await Post.all()).map((post) => post.title)).toEqual(['Kept'])
+    expect(await Post.count()).toBe(1)
+    expect(await Post.firstWhere('title', 'Trashed')).toBeUndefined()
+    expect(await Post.update(trashed.id, { title: 'x' })).toBeUndefined()
+    expect((await Post.query().withTrashed().orderBy('id').execute()).map((post) => post.title)).toEqual(['Kept', 'Trashed'])
+    expect((await Post.query().onlyTrashed().execute()).map((post) => post.title)).toEqual(['Trashed'])
+    expect(await Post.query().onlyTrashed().count()).toBe(1)
+
+    expect(await Post.restore(kept.id)).toBe(false)
+    expect(await Post.restore(trashed.id)).toBe(true)
+    expect(await Post.findOrFail(trashed.id)).toMatchObject({ title: 'Trashed', deleted_at: null })
+
+    await Post.delete(trashed.id)
+    expect(await Post.forceDelete(trashed.id)).toBe(true)
+    expect(await Post.query().withTrashed().count()).toBe(1)
+    expect(await Post.forceDelete(kept.id)).toBe(true)
+    expect(await Post.query().withTrashed().count()).toBe(0)
+  })
+
+  it('refuses soft-delete methods on a model without soft deletes', async () => {
+    await expect(User.restore(1)).rejects.toThrow("User has no soft deletes to restore: declare it with Model('users', { softDeletes: true })")
+    expect(() => User.query().withTrashed()).toThrow("User has no soft deletes: declare it with Model('users', { softDeletes: true })")
+  })
+
+  it('sets created_at and updated_at to the same time on create, and updated_at alone on update', async () => {
+    const user = await ada()
+    expect(user.created_at).toEqual(user.updated_at)
+    expect(instant(user.created_at)).toBeGreaterThan(Date.now() - 60_000)
+    await blog.db.updateTable('users').set({ created_at: '2000-01-01 00:00:00.123', updated_at: '2000-01-01 00:00:00.123' }).execute()
+
+    const updated = (await User.update(user.id, { name: 'Ada L.' }))!
+    expect(instant(updated.created_at)).toBe(Date.parse('2000-01-01T00:00:00.123Z'))
+    expect(instant(updated.updated_at)).toBeGreaterThan(Date.parse('2001-01-01T00:00:00Z'))
+    // A model without timestamps writes none.
+    expect(await Tag.create({ name: 'news' })).toEqual({ id: 1, name: 'news' })
+  })
+})
+
+/** A timestamp column's value as milliseconds since the epoch, whether the driver gives a Date or the UTC text form. */
+function instant(value: unknown): number {
+  return value instanceof Date ? value.getTime() : Date.parse(`${String(value).replace(' ', 'T')}Z`)
+}

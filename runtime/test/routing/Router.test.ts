@@ -292,6 +292,21 @@ describe('Router registration and lookup', () => {
     expect(() => router.get('/y', 'nope' as never)).toThrow("a handler is a function or [Controller, 'method']")
   })
 
+  it('constrains a resource\'s parameter on the routes that have it, and refuses a parameter it does not have', () => {
+    class PhotoController {
+      index() {}
+      show() {}
+    }
+    const router = new Router(new Container())
+    const routes = router.apiResource('photos', PhotoController, { only: ['index', 'show'], where: { photo: /\d+/ } })
+    expect(routes.map((route) => [route.pattern, route.constraints?.length ?? 0])).toEqual([['/photos', 0], ['/photos/{photo}', 1]])
+    expect(routes[1]!.accepts(['12'])).toBe(true)
+    expect(routes[1]!.accepts(['abc'])).toBe(false)
+    expect(() => router.resource('albums', PhotoController, { only: ['index'], where: { id: /\d+/ } })).toThrow(
+      'Resource "albums" has no parameter {id} to constrain: its parameter is {album}',
+    )
+  })
+
   it('an unknown middleware alias answers 500 naming the alias', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const router = new Router(new Container(), { debug: true })

@@ -68,6 +68,7 @@ function buildRouter(): Router {
   router.post('/upload', (request: Request) => ({ bytes: request.content().length }))
   router.resource('photos', PhotoController)
   router.apiResource('api/tasks', TaskController)
+  router.apiResource('api/notes', TaskController, { where: { note: /\d+/ } })
   router.fallback(() => Response.json({ fallback: true }, 404))
   return router
 }
@@ -126,6 +127,9 @@ const cases: Case[] = [
   { name: 'DELETE /photos/5', request: { method: 'DELETE', path: '/photos/5' }, status: 200, json: { action: 'destroy', photo: '5' } },
   json('/api/tasks/create', 200, { action: 'show', task: 'create' }, { name: 'apiResource has no create form' }),
   json('/api/tasks/3', 200, { action: 'show', task: '3' }, { headers: { 'x-route': 'api.tasks.show%20/api/tasks/%7Btask%7D' } }),
+  json('/api/notes/3', 200, { action: 'show', task: '3' }),
+  json('/api/notes/abc', 404, { fallback: true }, { name: 'a resource constrained with where: { note: /\\d+/ } refuses letters' }),
+  { name: 'a constrained resource refuses a bad key for every action', request: { method: 'DELETE', path: '/api/notes/1e3' }, status: 404, json: { fallback: true } },
 ]
 
 /**

@@ -1,3 +1,4 @@
-// The tests' own database for each `npm test`: a fresh SQLite file, migrated by `fw migrate`, in DATABASE_URL for
-// every test and every server a test starts, removed at the end. database/database.sqlite is never opened.
+// The tests' own database, migrated once for each `npm test`: a fresh SQLite file, or <name>_test beside a PostgreSQL
+// DATABASE_URL (TEST_DATABASE_URL names another). database/database.sqlite and the development database are never
+// opened. vitest.config.ts runs this file as its globalSetup.
 export { testDatabase as default } from 'fw-runtime/testing'
