@@ -100,7 +100,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     )
     await passesItsOwnChecks(app)
 
-    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\n$/)
+    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\nWrote database\/schema\.d\.ts: the types of 1 table\.\n$/)
     expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(true)
     expect((await fw('migrate:status')).stdout).toMatch(/create_articles_table +1 +Ran/)
     await passesItsOwnChecks(app)
@@ -118,11 +118,13 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     await passesItsOwnChecks(app)
 
     const migrated = await fw('migrate')
-    expect(migrated.stdout.trim().split('\n')).toHaveLength(2)
+    expect(migrated.stdout.trim().split('\n')).toHaveLength(3)
+    expect(migrated.stdout).toContain('\nUpdated database/schema.d.ts: new column articles.title.\n')
     expect((await fw('migrate:status')).stdout).toMatch(/add_title_to_articles_table +2 +Ran\n.*backfill_article_titles +2 +Ran/)
     expect((await fw('migrate:rollback')).stdout).toMatch(/^Rolled back  \d+_backfill_article_titles .*\nRolled back  \d+_add_title_to_articles_table /)
-    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(3)
-    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(3)
+    // Each of them rewrites database/schema.d.ts, and says so in one more line.
+    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(4)
+    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(4)
     expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3)
     await fw('migrate')
     await buildAndStart(app, async ({ url }) => {
@@ -164,6 +166,54 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     await passesItsOwnChecks(app)
     await buildAndStart(app, async ({ url }) => {
       expect((await getJson(`${url}/articles`)).body.articles).toMatchObject([{ title: 'Seeded' }])
+    })
+  })
+
+  it('make:factory: a test makes rows with it on the tests\' own database, emptied before each test; a seeder too', async () => {
+    const made = await fw('make:factory', 'Article')
+    expect(made.stdout).toMatch(/^Created database\/factories\/ArticleFactory\.ts\n/)
+    // The definition and a test as a user writes them.
+    const factoryFile = join(app.dir, 'database/factories/ArticleFactory.ts')
+    writeFileSync(factoryFile, readFileSync(factoryFile, 'utf8').replace('// title: faker.lorem.sentence(),', 'title: faker.lorem.sentence(),'))
+    writeFileSync(
+      join(app.dir, 'tests/articles.test.ts'),
+      [
+        "import { beforeEach, describe, expect, it } from 'vitest'",
+        "import { refreshDatabase } from 'fw-runtime/testing'",
+        "import { Article } from '#app/Models/Article.js'",
+        "import { ArticleFactory } from '#database/factories/ArticleFactory.js'",
+        "import { createClient } from './app.js'",
+        '',
+        'beforeEach(refreshDatabase)',
+        '',
+        "describe('articles', () => {",
+        "  it('lists the articles a factory made', async () => {",
+        '    await ArticleFactory.count(3).create()',
+        "    const response = await (await createClient()).get('/articles')",
+        '    expect((await response.json()).articles).toHaveLength(3)',
+        '  })',
+        '',
+        "  it('starts each test with no articles', async () => {",
+        '    expect(await Article.count()).toBe(0)',
+        '  })',
+        '})',
+        '',
+      ].join('\n'),
+    )
+    const seeder = join(app.dir, 'database/seeders/DatabaseSeeder.ts')
+    writeFileSync(
+      seeder,
+      readFileSync(seeder, 'utf8')
+        .replace("import type { Kysely } from 'fw-runtime'", "import type { Kysely } from 'fw-runtime'\nimport { ArticleFactory } from '#database/factories/ArticleFactory.js'")
+        .replace("await db.insertInto('articles')", "await ArticleFactory.count(5).create()\n  await db.insertInto('articles')"),
+    )
+    const tests = await passesItsOwnChecks(app)
+    expect(tests).toMatch(/tests\/articles\.test\.ts \(2 tests\)/)
+    expect((await fw('db:seed')).stdout).toMatch(/^Seeded {2}DatabaseSeeder/)
+    await buildAndStart(app, async ({ url }) => {
+      const { articles } = (await getJson(`${url}/articles`)).body as { articles: { title: string }[] }
+      expect(articles).toHaveLength(7)
+      expect(articles.filter((article) => article.title === 'Seeded')).toHaveLength(2)
     })
   })
 
@@ -224,7 +274,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       // fw start sets NODE_ENV=production, whatever APP_ENV the .env of a laptop says.
       expect(page).toContain(`<dt>Environment</dt><dd>${how === 'fw start' ? 'production' : 'local'}</dd>`)
       expect(page).toContain(`<dt>Application</dt><dd>${name} ${version}</dd>`)
-      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">1<\/td>/)
+      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">7<\/td>/)
     })
   })
 })

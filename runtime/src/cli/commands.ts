@@ -9,6 +9,7 @@ import { makeSeeder } from '../../../generators/make-seeder/index.js'
 import { makeTest } from '../../../generators/make-test/index.js'
 import { adminGrant, adminRevoke } from './admin.js'
 import type { Command } from './Command.js'
+import { dbTypes } from './dbTypes.js'
 import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { routeList } from './routeList.js'
@@ -44,4 +45,5 @@ export const commands: readonly Command[] = [
   migrateReset,
   migrateUnlock,
   dbSeed,
+  dbTypes,
 ]

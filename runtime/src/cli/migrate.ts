@@ -1,38 +1,63 @@
+import { isProduction } from '../config/environment.js'
 import type { Command, CommandInput } from './Command.js'
 import { CommandError } from './Command.js'
+import { SCHEMA_TYPES_FILE, schemaTypesLine } from './dbTypes.js'
 import { table } from './table.js'
+import { withDatabase, type Database } from './withDatabase.js'
 
 type MigratorModule = typeof import('../database/Migrator.js')
 type Migrator = InstanceType<MigratorModule['Migrator']>
 type MigrationRun = Awaited<ReturnType<Migrator['migrate']>>
 
-type Database = import('kysely').Kysely<any>
-
-/**
- * Opens the application's database (from `.env`), runs the work, and always closes it. Migrations may
- * rebuild big tables: the statement timeout meant for requests does not apply to them.
- */
-async function withMigrator<T>(command: string, cwd: string, work: (migrator: Migrator, db: Database) => Promise<T>): Promise<T> {
-  const [{ loadEnv }, { createDatabase }, { Migrator }] = await Promise.all([
-    import('../config/loadEnv.js'),
-    import('../database/createDatabase.js'),
+/** The database with a Migrator over the application's migrations, which may be TypeScript. */
+async function withMigrator<T>(
+  command: string,
+  cwd: string,
+  work: (migrator: Migrator, db: Database) => Promise<T>,
+  afterRun?: (db: Database) => Promise<void>,
+): Promise<T> {
+  const [{ Migrator }] = await Promise.all([
     import('../database/Migrator.js'),
     import('./loadTypeScript.js').then(({ loadTypeScript }) => loadTypeScript()),
   ])
-  loadEnv(`${cwd}/.env`)
-  let db: Database
-  try {
-    db = createDatabase(process.env.DATABASE_URL, { root: cwd, statementTimeoutMs: 0 })
-  } catch (error) {
-    // A configuration the user can fix (an unsupported DATABASE_URL, a bad DB_* value): one line, no stack to ask for.
-    throw new CommandError(`fw ${command} failed: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  try {
-    return await work(new Migrator({ db, folder: `${cwd}/database/migrations` }), db)
-  } finally {
-    await db.destroy()
+  return withDatabase(command, cwd, (db) => work(new Migrator({ db, folder: `${cwd}/database/migrations`, afterRun }), db))
+}
+
+/**
+ * Rewrites `database/schema.d.ts` after a run that succeeded, in development, when the tables changed: under the
+ * run's lock (`afterRun`), so a second `fw migrate` that waited finds it written. `print` then says so in one line,
+ * after the run's own. Types that cannot be written are one warning: the migration stays a success. Not in
+ * production, nor in a test run (`NODE_ENV=test`, which vitest sets): that migrates a database of its own, and
+ * leaves the app's files be.
+ */
+function schemaTypes(input: CommandInput): { afterRun?: (db: Database) => Promise<void>; print(code: number): number } {
+  let line: string | undefined
+  let warning: string | undefined
+  const skip = isProduction() || process.env.NODE_ENV === 'test' || input.values['no-types'] === true
+  return {
+    afterRun: skip
+      ? undefined
+      : async (db) => {
+          try {
+            const { writeSchemaTypes } = await import('../database/schemaTypes/writeSchemaTypes.js')
+            const result = await writeSchemaTypes(db, input.cwd)
+            if (result.state !== 'current') line = schemaTypesLine(result)
+          } catch (error) {
+            const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+            warning = `Warning: ${SCHEMA_TYPES_FILE} could not be written (${message}); run fw db:types to try again`
+          }
+        },
+    print(code) {
+      if (line) console.log(line)
+      if (warning) console.error(warning)
+      return code
+    },
   }
 }
+
+/** `--no-types`, for the commands that rewrite database/schema.d.ts. */
+const NO_TYPES = { 'no-types': { type: 'boolean' } } as const
+const NO_TYPES_DETAIL = `In development it then rewrites ${SCHEMA_TYPES_FILE} when the tables changed; --no-types leaves it as it is.`
 
 /** Prints what a run did; a failure becomes one line and exit code 1. */
 function report(run: MigrationRun, nothing: string, verbose = false): number {
@@ -61,21 +86,30 @@ function steps(input: CommandInput): number | undefined {
 export const migrate: Command = {
   name: 'migrate',
   summary: 'Run the pending migrations as one batch',
-  usage: 'migrate',
-  details: ['Each migration runs in its own transaction; a failing one is not recorded and stops the run.'],
-  async run({ cwd, verbose }) {
-    return withMigrator('migrate', cwd, async (migrator) => report(await migrator.migrate(), 'Nothing to migrate.', verbose))
+  usage: 'migrate [--no-types]',
+  details: ['Each migration runs in its own transaction; a failing one is not recorded and stops the run.', NO_TYPES_DETAIL],
+  options: NO_TYPES,
+  async run(input) {
+    const types = schemaTypes(input)
+    return withMigrator('migrate', input.cwd, async (migrator) => types.print(report(await migrator.migrate(), 'Nothing to migrate.', input.verbose)), types.afterRun)
   },
 }
 
 export const migrateRollback: Command = {
   name: 'migrate:rollback',
   summary: 'Roll back the last batch of migrations (or the last N with --step)',
-  usage: 'migrate:rollback [--step=N]',
-  options: { step: { type: 'string' } },
+  usage: 'migrate:rollback [--step=N] [--no-types]',
+  details: [NO_TYPES_DETAIL],
+  options: { step: { type: 'string' }, ...NO_TYPES },
   async run(input) {
     const count = steps(input)
-    return withMigrator('migrate:rollback', input.cwd, async (migrator) => report(await migrator.rollback({ steps: count }), 'Nothing to roll back.', input.verbose))
+    const types = schemaTypes(input)
+    return withMigrator(
+      'migrate:rollback',
+      input.cwd,
+      async (migrator) => types.print(report(await migrator.rollback({ steps: count }), 'Nothing to roll back.', input.verbose)),
+      types.afterRun,
+    )
   },
 }
 
@@ -110,30 +144,33 @@ function refuseInProduction(input: CommandInput, command: string, what: string):
 export const migrateReset: Command = {
   name: 'migrate:reset',
   summary: 'Roll back every migration',
-  usage: 'migrate:reset [--force]',
-  details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which migrations it would roll back.'],
-  options: { force: { type: 'boolean' } },
+  usage: 'migrate:reset [--force] [--no-types]',
+  details: ['In production (NODE_ENV or APP_ENV = production) it needs --force, and says which migrations it would roll back.', NO_TYPES_DETAIL],
+  options: { force: { type: 'boolean' }, ...NO_TYPES },
   async run(input) {
+    const types = schemaTypes(input)
     return withMigrator('migrate:reset', input.cwd, async (migrator) => {
       if (production()) {
         const ran = (await migrator.status({ readOnly: true })).filter((migration) => migration.batch !== undefined).map((migration) => migration.name)
         refuseInProduction(input, 'migrate:reset', `rolls back every migration of ${databaseName(process.env.DATABASE_URL)} (${ran.length}: ${list(ran.reverse())}), dropping what they created`)
       }
-      return report(await migrator.reset(), 'Nothing to roll back.', input.verbose)
-    })
+      return types.print(report(await migrator.reset(), 'Nothing to roll back.', input.verbose))
+    }, types.afterRun)
   },
 }
 
 export const migrateFresh: Command = {
   name: 'migrate:fresh',
   summary: 'Drop every table, then run every migration',
-  usage: 'migrate:fresh [--seed] [--force]',
+  usage: 'migrate:fresh [--seed] [--force] [--no-types]',
   details: [
     'In production (NODE_ENV or APP_ENV = production) it needs --force, and says which tables it would drop.',
+    NO_TYPES_DETAIL,
     '--seed  run the seeders afterwards, as fw db:seed does',
   ],
-  options: { force: { type: 'boolean' }, seed: { type: 'boolean' } },
+  options: { force: { type: 'boolean' }, seed: { type: 'boolean' }, ...NO_TYPES },
   async run(input) {
+    const types = schemaTypes(input)
     return withMigrator('migrate:fresh', input.cwd, async (migrator, db) => {
       if (production()) {
         const { MIGRATIONS_LOCK_TABLE } = await import('../database/MigrationLock.js')
@@ -141,10 +178,10 @@ export const migrateFresh: Command = {
         refuseInProduction(input, 'migrate:fresh', `drops every table and view of ${databaseName(process.env.DATABASE_URL)} (${tables.length}: ${list(tables)}) with their data, then runs every migration`)
         console.log(`Dropping ${tables.length} tables and views: ${list(tables)}`)
       }
-      const code = report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.', input.verbose)
+      const code = types.print(report(await migrator.fresh(), 'Dropped every table; there are no migrations to run.', input.verbose))
       if (code === 0 && input.values.seed === true) await (await import('./seed.js')).seed(db, input.cwd)
       return code
-    })
+    }, types.afterRun)
   },
 }
 

@@ -10,6 +10,8 @@ const IGNORED_FOLDERS = new Set(['node_modules', 'dist', 'build', 'coverage', 's
 /** The app's code and configuration, as Node and tsx load them. */
 const SOURCE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json)$/
 const TEST = /\.(?:test|spec)\.[cm]?[jt]sx?$/
+/** Type declarations (database/schema.d.ts, which fw migrate rewrites): types only, nothing the server runs. */
+const DECLARATIONS = /\.d\.[cm]?ts$/
 
 function ignoredFolder(name: string): boolean {
   return name.startsWith('.') || IGNORED_FOLDERS.has(name)
@@ -33,7 +35,7 @@ export function restartsFor(path: string): boolean {
   const name = parts.pop()!
   if (parts.some(ignoredFolder)) return false
   if (name === '.env') return parts.length === 0
-  return !name.startsWith('.') && SOURCE.test(name) && !TEST.test(name)
+  return !name.startsWith('.') && SOURCE.test(name) && !TEST.test(name) && !DECLARATIONS.test(name)
 }
 
 /** A running watch of an application's folders (see `watchApp`). */

@@ -28,6 +28,12 @@ export interface MigratorOptions {
   lockTimeout?: number
   /** How long the SQLite lock lasts without renewal, in milliseconds (default 20 s): a dead owner's lock is taken over after it. */
   lockLease?: number
+  /**
+   * Runs under the lock after a migrate, rollback, reset or fresh that succeeded: `fw migrate` writes the schema's
+   * types there, so a run that waited for the lock finds them written. It must not throw: what it throws becomes
+   * the run's error, though its migrations stay applied.
+   */
+  afterRun?: (db: Kysely<any>) => Promise<void>
 }
 
 /** One migration as `migrate:status` shows it: `batch` is undefined while it is pending. */
@@ -89,6 +95,7 @@ export class Migrator {
   private readonly load: (file: string) => Promise<unknown>
   private readonly lockTimeout: number | undefined
   private readonly lockLease: number | undefined
+  private readonly afterRun: ((db: Kysely<any>) => Promise<void>) | undefined
   /** The lock of the run under way, renewed inside each migration's transaction. */
   private lock: MigrationLock | undefined
 
@@ -98,6 +105,7 @@ export class Migrator {
     this.load = options.load ?? ((file) => import(pathToFileURL(file).href))
     this.lockTimeout = options.lockTimeout
     this.lockLease = options.lockLease
+    this.afterRun = options.afterRun
   }
 
   /**
@@ -138,7 +146,7 @@ export class Migrator {
     return this.run(async (db) => this.rollBack(db, (await this.recorded(db)).reverse()))
   }
 
-  /** Drops every table and view, then applies every migration. */
+  /** Drops every table and view (and on PostgreSQL the schema's enum types and domains), then applies every migration. */
   async fresh(): Promise<MigrationRun> {
     return this.run(async (db) => {
       await dropEverything(db)
@@ -208,7 +216,13 @@ export class Migrator {
   /** Runs work under the lock and turns failures into `{ results, error }`. */
   private async run(work: (db: Kysely<any>) => Promise<MigrationResult[]>): Promise<MigrationRun> {
     try {
-      return { results: await this.locked(work) }
+      return {
+        results: await this.locked(async (db) => {
+          const results = await work(db)
+          await this.afterRun?.(db)
+          return results
+        }),
+      }
     } catch (error) {
       if (error instanceof MigrationFailed) return { results: error.results, error: error.error }
       if (error instanceof MigrationError) return { results: [], error }
@@ -295,6 +309,12 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
     for (const view of views.rows) await sql`drop view if exists ${sql.id(view.name)} cascade`.execute(db)
     const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db)
     for (const table of tables.rows) await sql`drop table if exists ${sql.id(table.name)} cascade`.execute(db)
+    // The enums and domains that migrations created, or running them again fails on `create type`; an extension's stay.
+    const types = await sql<{ name: string; kind: string }>`
+      select t.typname as name, t.typtype as kind from pg_type as t join pg_namespace as n on n.oid = t.typnamespace
+      where n.nspname = current_schema() and t.typtype in ('e', 'd')
+        and not exists (select 1 from pg_depend as d where d.objid = t.oid and d.deptype = 'e')`.execute(db)
+    for (const type of types.rows) await sql`drop ${sql.raw(type.kind === 'd' ? 'domain' : 'type')} if exists ${sql.id(type.name)} cascade`.execute(db)
     return
   }
   const objects = await sql<{ name: string; type: string }>`select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%' and name != ${MIGRATIONS_LOCK_TABLE}`.execute(db)

@@ -29,7 +29,8 @@ export function createDatabase<DB = Tables>(url: string | undefined = undefined,
   return new Kysely<DB>({ dialect: sqliteDialect(resolve(config.root, sqlitePath(url)), config) })
 }
 
-function sqlitePath(url: string | undefined): string {
+/** The SQLite file a `DATABASE_URL` names (relative to the application's root), `database/database.sqlite` for none. */
+export function sqlitePath(url: string | undefined): string {
   if (!url) return DEFAULT_SQLITE_PATH
   const match = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(url)
   if (!match?.[1]) {

@@ -135,7 +135,7 @@ function sqliteTemplate(root: string): () => Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'fw-test-database-'))
   const url = `sqlite:${join(folder, 'database.sqlite')}`
   try {
-    migrate(root, url, ['migrate'])
+    migrate(root, url, ['migrate', '--no-types'])
   } catch (error) {
     rmSync(folder, { recursive: true, force: true })
     throw error
@@ -153,7 +153,7 @@ async function postgresTemplate(root: string, url: string): Promise<() => Promis
     const { rows } = await sql`select 1 from pg_database where datname = ${name}`.execute(server)
     if (rows.length === 0) await sql`create database ${sql.id(name)}`.execute(server)
   })
-  migrate(root, url, ['migrate:fresh', '--force'])
+  migrate(root, url, ['migrate:fresh', '--force', '--no-types'])
   process.env.DATABASE_URL = url
   process.env[TEMPLATE] = url
   return () => onServer(url, (server) => dropCopies(server, name))
@@ -177,7 +177,10 @@ async function dropCopies(server: Kysely<any>, name: string): Promise<void> {
   }
 }
 
-/** The app's own `fw` (its installed fw-runtime's) on the test database; a failure carries fw's output. */
+/**
+ * The app's own `fw` (its installed fw-runtime's) on the test database; a failure carries fw's output. `--no-types`:
+ * database/schema.d.ts is the development database's to write.
+ */
 function migrate(root: string, url: string, args: string[]): void {
   const fw = join(dirname(createRequire(join(root, 'package.json')).resolve('fw-runtime/package.json')), 'dist/cli/fw.js')
   try {

@@ -323,7 +323,7 @@ describe('fw', () => {
   it.each([
     [['make:controller', 'UserController', '--resorce'], 'fw make:controller: unknown option "--resorce". Did you mean "--resource"? (usage: fw make:controller <Name> [--resource] [--force])'],
     [['make:model', 'Post', '--forse'], 'fw make:model: unknown option "--forse". Did you mean "--force"? (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],
-    [['migrate:rollback', '--stpe=2'], 'fw migrate:rollback: unknown option "--stpe". Did you mean "--step"? (usage: fw migrate:rollback [--step=N])'],
+    [['migrate:rollback', '--stpe=2'], 'fw migrate:rollback: unknown option "--stpe". Did you mean "--step"? (usage: fw migrate:rollback [--step=N] [--no-types])'],
     [['route:list', '--verbos'], 'fw route:list: unknown option "--verbos". Did you mean "--verbose"? (usage: fw route:list)'],
     [['route:list', '--hlep'], 'fw route:list: unknown option "--hlep". Did you mean "--help"? (usage: fw route:list)'],
     [['make:model', 'Post', '--zebra'], 'fw make:model: unknown option "--zebra" (usage: fw make:model <Name> [--migration|-m] [--factory] [--force])'],

@@ -180,7 +180,7 @@ describe('fw make:auth', () => {
     expect(forced.code).toBe(0)
     expect(migrations()).toEqual(names)
     expect(read(`database/migrations/${names[0]}`)).toContain(".createTable('users')")
-    expect(read('App/Models/User.ts')).toContain("export class User extends Model('users')")
+    expect(read('App/Models/User.ts')).toContain("export class User extends Model('users', { hidden: ['password_hash'], fillable: ['name', 'email'] })")
     expect(existsSync(join(app.dir, 'App/Views/layout.ts'))).toBe(true)
     expect(read('routes/web.ts').match(/import '.\/auth.js'/g)).toHaveLength(1)
     expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \}/g)).toHaveLength(1)

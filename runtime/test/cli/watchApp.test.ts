@@ -88,6 +88,7 @@ describe('restartsFor', () => {
     'tests/home.test.ts',
     'App/Controllers/HomeController.test.ts',
     'App/Controllers/HomeController.spec.ts',
+    'database/schema.d.ts',
     'database/database.sqlite',
     'database/database.sqlite-wal',
     'database/database.sqlite-journal',

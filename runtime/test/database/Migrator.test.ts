@@ -131,6 +131,24 @@ describe('Migrator', () => {
     }
   })
 
+  it('runs afterRun under the lock after a run that succeeded, and never after one that failed', async () => {
+    migration('20240101000000_create_a_table')
+    const seen: string[] = []
+    const afterRun = async (connection: Kysely<any>) => {
+      const held = await sql<{ owner: string }>`select owner from fw_migrations_lock`.execute(connection)
+      const tables = (await connection.introspection.getTables()).map((table) => table.name)
+      seen.push(`${held.rows.length} lock, a ${tables.includes('a') ? 'exists' : 'is gone'}`)
+    }
+    const migrator = new Migrator({ db, folder: migrations(), afterRun })
+
+    expect((await migrator.migrate()).error).toBeUndefined()
+    expect((await migrator.rollback()).error).toBeUndefined()
+    migration('20240101000001_create_b_table', 'throw new Error("boom")')
+    expect((await migrator.migrate()).error?.message).toBe('20240101000001_create_b_table: boom')
+
+    expect(seen).toEqual(['1 lock, a exists', '1 lock, a is gone'])
+  })
+
   it('ignores declaration files beside the migrations', async () => {
     migration('20240101000000_create_a_table')
     writeFileSync(join(migrations(), '20240101000000_create_a_table.d.ts'), 'export {}\n')

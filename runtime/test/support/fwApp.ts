@@ -90,6 +90,7 @@ export function runFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}):
 /** The test process's environment without the variables an app reads, plus `extra`. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env }
-  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG']) delete env[key]
+  // NODE_ENV too: vitest sets it to `test`, which an app's own test run has, not the app a test drives.
+  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG', 'NODE_ENV']) delete env[key]
   return { ...env, ...extra }
 }

@@ -1,0 +1,161 @@
+import { sql, type Kysely } from 'kysely'
+import { dialectOf, type DialectName } from '../dialectOf.js'
+import { MIGRATIONS_LOCK_TABLE } from '../MigrationLock.js'
+import { MIGRATIONS_TABLE } from '../Migrator.js'
+
+/** One column as the database describes it, before it is given a TypeScript type. */
+export interface IntrospectedColumn {
+  name: string
+  /**
+   * The declared type: on SQLite as the migration wrote it, in lower case (`varchar(255)`, `boolean`); on PostgreSQL
+   * the type's name (`int4`, `timestamptz`, an enum's), a domain's base type in place of the domain.
+   */
+  type: string
+  /** PostgreSQL: an array of `type`. */
+  array: boolean
+  /** PostgreSQL: the enum `type` names, with its labels. */
+  enumLabels?: string[]
+  nullable: boolean
+  /** `default`: the database fills it when an insert leaves it out (a key it numbers, a default); `always`: it can never be written. */
+  generated: 'no' | 'default' | 'always'
+}
+
+export interface IntrospectedTable {
+  /** The table (or view) as queries name it; on PostgreSQL, of the current schema. */
+  name: string
+  columns: IntrospectedColumn[]
+}
+
+export interface IntrospectedSchema {
+  dialect: DialectName
+  /** The application's tables and views, without Fw's own (the migrator's), in no set order. */
+  tables: IntrospectedTable[]
+}
+
+/** The tables Fw keeps for itself, which an application never queries. */
+const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE]
+
+/**
+ * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's
+ * `pg_attribute` and `pg_type` (which name enums and domains, as kysely-codegen reads them).
+ *
+ * @example
+ * ```ts
+ * const { tables } = await introspectSchema(db)
+ * tables.find((table) => table.name === 'posts')?.columns.map((column) => column.name)
+ * ```
+ */
+export async function introspectSchema(db: Kysely<any>): Promise<IntrospectedSchema> {
+  const dialect = dialectOf(db)
+  return { dialect, tables: dialect === 'postgres' ? await postgresTables(db) : await sqliteTables(db) }
+}
+
+interface SqliteColumnRow {
+  table: string
+  definition: string | null
+  name: string
+  type: string
+  notnull: number
+  dflt_value: string | null
+  pk: number
+  hidden: number
+}
+
+async function sqliteTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
+  const { rows } = await sql<SqliteColumnRow>`
+    select m.name as "table", m.sql as definition, p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden
+    from sqlite_master as m join pragma_table_xinfo(m.name) as p
+    where m.type in ('table', 'view') and m.name not like 'sqlite_%' and m.name not in (${sql.join(FW_TABLES)})
+    order by m.name, p.cid`.execute(db)
+  const tables = new Map<string, SqliteColumnRow[]>()
+  for (const row of rows) {
+    // 1 is a virtual table's hidden column (FTS5's rank); 2 and 3 are generated columns.
+    if (row.hidden === 1) continue
+    tables.set(row.table, [...(tables.get(row.table) ?? []), row])
+  }
+  return [...tables].map(([name, columns]) => {
+    const keys = columns.filter((column) => column.pk > 0)
+    const withoutRowid = /\bwithout\s+rowid\b/i.test(columns[0]?.definition ?? '')
+    // https://www.sqlite.org/lang_createtable.html#rowid: a lone `integer primary key` is the rowid, numbered by SQLite.
+    const rowid = keys.length === 1 && !withoutRowid && keys[0]!.type.toLowerCase() === 'integer' ? keys[0]!.name : undefined
+    return {
+      name,
+      columns: columns.map((column) => ({
+        name: column.name,
+        type: column.type.toLowerCase(),
+        array: false,
+        // A key column is never null, as on PostgreSQL (SQLite lets a non-integer one be, for backwards compatibility only).
+        nullable: column.notnull === 0 && column.pk === 0,
+        generated: column.hidden >= 2 ? 'always' : column.name === rowid || column.dflt_value !== null ? 'default' : 'no',
+      })),
+    }
+  })
+}
+
+interface PostgresColumnRow {
+  table: string
+  name: string
+  type: number
+  notnull: boolean
+  hasdefault: boolean
+  identity: string
+  generated: string
+}
+
+interface PostgresTypeRow {
+  oid: number
+  name: string
+  kind: string
+  base: number
+  element: number
+  category: string
+}
+
+async function postgresTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
+  const [columns, types, labels] = await Promise.all([
+    sql<PostgresColumnRow>`
+      select c.relname as "table", a.attname as name, a.atttypid::int as type, a.attnotnull as notnull,
+        a.atthasdef as hasdefault, a.attidentity as identity, a.attgenerated as generated
+      from pg_attribute as a
+      join pg_class as c on c.oid = a.attrelid
+      join pg_namespace as n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition
+        and a.attnum > 0 and not a.attisdropped and c.relname not in (${sql.join(FW_TABLES)})
+      order by c.relname, a.attnum`.execute(db),
+    sql<PostgresTypeRow>`
+      select oid::int, typname as name, typtype as kind, typbasetype::int as base, typelem::int as element, typcategory as category
+      from pg_type`.execute(db),
+    sql<{ type: number; label: string }>`select enumtypid::int as type, enumlabel as label from pg_enum order by enumtypid, enumsortorder`.execute(db),
+  ])
+  const typeById = new Map(types.rows.map((type) => [type.oid, type]))
+  const labelsByType = new Map<number, string[]>()
+  for (const { type, label } of labels.rows) labelsByType.set(type, [...(labelsByType.get(type) ?? []), label])
+  // A domain is its base type; an array names its element's type.
+  const resolve = (id: number): { type: PostgresTypeRow | undefined; array: boolean } => {
+    let type = typeById.get(id)
+    while (type?.kind === 'd') type = typeById.get(type.base)
+    if (type?.category === 'A' && type.element !== 0) {
+      let element = typeById.get(type.element)
+      while (element?.kind === 'd') element = typeById.get(element.base)
+      return { type: element, array: true }
+    }
+    return { type, array: false }
+  }
+  const tables = new Map<string, IntrospectedColumn[]>()
+  for (const row of columns.rows) {
+    const { type, array } = resolve(row.type)
+    const enumLabels = type?.kind === 'e' ? labelsByType.get(type.oid) ?? [] : undefined
+    tables.set(row.table, [
+      ...(tables.get(row.table) ?? []),
+      {
+        name: row.name,
+        type: type?.name ?? 'unknown',
+        array,
+        ...(enumLabels ? { enumLabels } : {}),
+        nullable: !row.notnull,
+        generated: row.identity === 'a' || row.generated !== '' ? 'always' : row.identity === 'd' || row.hasdefault ? 'default' : 'no',
+      },
+    ])
+  }
+  return [...tables].map(([name, columns]) => ({ name, columns }))
+}
