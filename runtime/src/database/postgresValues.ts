@@ -2,30 +2,20 @@ import type { CompiledQuery } from 'kysely'
 import { parseTimestamp } from './parseTimestamp.js'
 
 // pg's defaults differ from what SQLite gives and depend on the process's time zone: timestamps parsed
-// in local time, dates as local midnights, bigint and numeric as strings, a Date parameter written in
+// in local time, dates as local midnights, every bigint as a string, a Date parameter written in
 // local time (which a `timestamp` column keeps without its offset), a JS array sent as a PostgreSQL array.
 // These give a query on PostgreSQL the values SQLite gives (see the README's "Database").
 
 /** pg's type ids (`pg_type.oid`) that Fw reads its own way. */
 const INT8 = 20
-const NUMERIC = 1700
 const DATE = 1082
 const TIMESTAMP = 1114
 const TIMESTAMPTZ = 1184
-
-/** The most significant digits a decimal can have and come back from a JS number unchanged. */
-const EXACT_DIGITS = 15
 
 /** A bigint: a number when it is a safe integer, else its digits, which a JS number would change. */
 function parseInt8(text: string): number | string {
   const value = Number(text)
   return Number.isSafeInteger(value) ? value : text
-}
-
-/** A numeric: a number when it has at most 15 significant digits (a JS number holds them exactly), else the text. */
-function parseNumeric(text: string): number | string {
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '')
-  return /^\d*$/.test(digits) && digits.length <= EXACT_DIGITS ? Number(text) : text
 }
 
 /** A timestamp as a Date; `infinity` (which a Date cannot hold) as PostgreSQL's text. */
@@ -39,15 +29,15 @@ function asText(text: string): string {
 
 const PARSERS = new Map<number, (text: string) => unknown>([
   [INT8, parseInt8],
-  [NUMERIC, parseNumeric],
   [DATE, asText],
   [TIMESTAMP, parseDate],
   [TIMESTAMPTZ, parseDate],
 ])
 
 /**
- * The `types` option of a pg pool: Fw's parsers for the types above, pg's own for the rest (booleans,
- * json and jsonb parsed, integers as numbers). Per pool, so that pg's process-wide defaults stay as they are.
+ * The `types` option of a pg pool: Fw's parsers for the types above, pg's own for the rest (booleans, json
+ * and jsonb parsed, integers as numbers, numeric as its text with every digit). Per pool, so that pg's
+ * process-wide defaults stay as they are.
  */
 export function postgresTypes(pg: typeof import('pg')): { getTypeParser: typeof import('pg').types.getTypeParser } {
   return {

@@ -62,7 +62,12 @@ export function convertRows(rows: unknown[], conversions: readonly ColumnConvers
   }
 }
 
+/** `numeric`, `decimal(8)`, `NUMERIC(10, 2)`: the scale is the second number. */
+const DECIMAL = /^(?:numeric|decimal)\s*(?:\(\s*\d+\s*(?:,\s*(\d+)\s*)?\))?$/i
+
 function conversionFor(declared: string): ColumnConversion['1'] | undefined {
+  const decimal = DECIMAL.exec(declared.trim())
+  if (decimal) return toDecimal(decimal[1] === undefined ? undefined : Number(decimal[1]))
   const type = declared.toLowerCase().replace(/\(.*$/, '').trim()
   if (type === 'boolean' || type === 'bool') return toBoolean
   if (type === 'json') return fromJson
@@ -70,6 +75,15 @@ function conversionFor(declared: string): ColumnConversion['1'] | undefined {
   if (type === 'date') return toDate
   if (type === 'datetime' || type.startsWith('timestamp')) return toTimestamp
   return undefined
+}
+
+/**
+ * A decimal as PostgreSQL gives it, a string: SQLite stores it as a float (or an integer), written here with
+ * the column's scale (`19.9` as `'19.90'` in a `numeric(10, 2)`).
+ */
+function toDecimal(scale: number | undefined): ColumnConversion['1'] {
+  if (scale === undefined) return (value) => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : value)
+  return (value) => (typeof value === 'number' ? value.toFixed(scale) : typeof value === 'bigint' ? String(value) : value)
 }
 
 function toBoolean(value: unknown): unknown {

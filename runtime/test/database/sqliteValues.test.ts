@@ -52,6 +52,12 @@ describe('columnConversions', () => {
     expect(columnConversions([{ name: 'id', type: 'INTEGER' }, { name: 'n', type: null }])).toEqual([])
   })
 
+  it('gives decimals as strings, with the scale the column declares', () => {
+    const columns = [{ name: 'price', type: 'NUMERIC(10, 2)' }, { name: 'ratio', type: 'decimal' }, { name: 'whole', type: 'numeric(8)' }]
+    expect(convert(columns, { price: 19.9, ratio: 0.5, whole: 12 })).toEqual({ price: '19.90', ratio: '0.5', whole: '12' })
+    expect(convert(columns, { price: null, ratio: 'n/a', whole: 3n })).toEqual({ price: null, ratio: 'n/a', whole: '3' })
+  })
+
   it('leaves values it cannot read as they are: text that is not JSON, a time that is not one, null', () => {
     const columns = [{ name: 'doc', type: 'json' }, { name: 'at', type: 'datetime' }, { name: 'flag', type: 'bool' }]
     expect(convert(columns, { doc: 'not json', at: 'soon', flag: null })).toEqual({ doc: 'not json', at: 'soon', flag: null })
