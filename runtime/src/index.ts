@@ -32,7 +32,7 @@ export { DatabaseUnavailableError } from './database/DatabaseUnavailableError.js
 export type { DatabaseConfig } from './database/databaseConfig.js'
 export { db, transaction } from './database/db.js'
 export { factory, ModelFactory, type FactoryContext } from './database/factory.js'
-export { id, timestamps, type TableStep } from './database/columns.js'
+export { currentTimestamp, id, timestamps, type TableStep } from './database/columns.js'
 export { Model, type ComparisonOperator, type ModelClass, type ModelOptions, type Page } from './database/Model.js'
 export type { ModelQuery, ModelQueryBuilder } from './database/ModelQuery.js'
 export type { KeyType } from './database/modelKey.js'

@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely'
+import type { ColumnType, Generated, Kysely } from 'kysely'
 import { db } from '../database/db.js'
 
 /** The `users` columns that fw-runtime/auth reads and writes; an application's table may have more. */
@@ -19,17 +19,20 @@ export interface AccessTokensTable {
   /** The SHA-256 of the token, in hex: a copy of the table signs nobody in. */
   token_hash: string
   kind: TokenKind
-  /** ISO 8601 in UTC, as `new Date().toISOString()` writes it. */
-  expires_at: string
-  last_used_at: string | null
+  /**
+   * Read as a Date; written as ISO 8601 in UTC (`new Date().toISOString()`), the form rows have always had,
+   * so that SQLite, which compares them as text, orders new and old rows alike.
+   */
+  expires_at: ColumnType<Date, string, string>
+  last_used_at: ColumnType<Date | null, string | null, string | null>
 }
 
 export interface LoginAttemptsTable {
   /** The SHA-256 of what is counted (`email|ip`, or `ip|…`), in hex. */
   key: string
   attempts: number
-  /** When the count starts again, in milliseconds since 1970 (PostgreSQL returns a bigint as a string). */
-  reset_at: number | string
+  /** When the count starts again, in milliseconds since 1970 (a bigint, read as a number: it is a safe integer). */
+  reset_at: number
 }
 
 /** The tables `fw make:auth`'s migrations create. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { sql, type RawBuilder } from 'kysely'
 import { authDb, type TokenKind } from './AuthTables.js'
 import type { AuthUser } from './currentUser.js'
 
@@ -21,7 +22,7 @@ export async function issueToken(userId: number, kind: TokenKind): Promise<{ tok
   const now = new Date()
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME[kind]).toISOString()
   // Housekeeping: the user's expired tokens go when a new one comes.
-  await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).where('expires_at', '<=', now.toISOString()).execute()
+  await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).where('expires_at', '<=', stored(now)).execute()
   await authDb().insertInto('access_tokens').values({ user_id: userId, token_hash: tokenHash(token), kind, expires_at: expiresAt }).execute()
   return { token, expiresAt }
 }
@@ -35,12 +36,11 @@ export async function tokenUser(token: string, kind: TokenKind): Promise<AuthUse
     .select(['access_tokens.id as tokenId', 'access_tokens.last_used_at', 'users.id', 'users.name', 'users.email'])
     .where('access_tokens.token_hash', '=', tokenHash(token))
     .where('access_tokens.kind', '=', kind)
-    .where('access_tokens.expires_at', '>', now.toISOString())
+    .where('access_tokens.expires_at', '>', stored(now))
     .executeTakeFirst()
   if (!found) return undefined
   // Recorded at most once a minute, so that a busy client does not write on every request.
-  const aMinuteAgo = new Date(now.getTime() - 60_000).toISOString()
-  if (found.last_used_at === null || String(found.last_used_at) < aMinuteAgo) {
+  if (found.last_used_at === null || found.last_used_at.getTime() < now.getTime() - 60_000) {
     await authDb().updateTable('access_tokens').set({ last_used_at: now.toISOString() }).where('id', '=', found.tokenId).execute()
   }
   return { id: Number(found.id), name: found.name, email: found.email }
@@ -54,6 +54,14 @@ export async function revokeToken(token: string): Promise<void> {
 /** Signs the user out everywhere: every API token and every browser session. */
 export async function revokeAllTokens(userId: number): Promise<void> {
   await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).execute()
+}
+
+/**
+ * A time as the token columns hold it (ISO 8601 with its `T` and `Z`, see `AccessTokensTable`), to compare
+ * with them: SQLite compares text, where Fw's usual `YYYY-MM-DD HH:MM:SS.SSS` would sort before a `T`.
+ */
+function stored(time: Date): RawBuilder<Date> {
+  return sql<Date>`${time.toISOString()}`
 }
 
 function tokenHash(token: string): string {

@@ -26,10 +26,9 @@ async function setAdmin(command: string, cwd: string, email: string, admin: bool
       throw new CommandError(`fw ${command}: the users table has no is_admin column: run "fw migrate" (fw make:dash adds its migration)`)
     }
     const address = email.trim().toLowerCase()
-    // `true`/`false` as SQL literals: SQLite stores them as 1 and 0, and its driver cannot bind a boolean.
     const result = await db
       .updateTable('users')
-      .set({ is_admin: admin ? sql`true` : sql`false` })
+      .set({ is_admin: admin })
       .where(sql`lower(email)`, '=', address)
       .executeTakeFirst()
     if (Number(result.numUpdatedRows) === 0) throw new CommandError(`fw ${command}: no registered user has the email ${address} (they sign up at /register first)`)

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely'
+import { currentTimestamp } from '../database/columns.js'
+import { modelKey, type KeyType } from '../database/modelKey.js'
 import { HttpError } from '../http/HttpError.js'
 import { BOOKKEEPING_TABLES } from './bookkeepingTables.js'
 import { introspect, type Column, type Table } from './introspect.js'
@@ -135,8 +137,8 @@ export class Dashboard {
   async row(table: Table, id: string): Promise<FoundRow | undefined> {
     if (!table.key) return undefined
     // A key that cannot be a value of its column matches nothing; PostgreSQL would fail on it.
-    if (table.key.kind === 'integer' && !/^-?\d+$/.test(id)) return undefined
-    const key = table.key.kind === 'integer' && Number.isSafeInteger(Number(id)) ? Number(id) : id
+    const key = modelKey(keyType(table.key), id)
+    if (key === undefined) return undefined
     const row = (await this.db().selectFrom(table.name).select(shown(table)).where(sql.id(table.key.name), '=', key).executeTakeFirst()) as Row | undefined
     return row ? { row, key } : undefined
   }
@@ -169,7 +171,7 @@ export class Dashboard {
     const form = readForm(table, body, false)
     if (Object.keys(form.errors).length > 0) return { ok: false, form }
     const changes: Row = { ...form.values }
-    if (table.managed.has('updated_at')) changes.updated_at = sql`CURRENT_TIMESTAMP`
+    if (table.managed.has('updated_at')) changes.updated_at = currentTimestamp(this.db())
     if (Object.keys(changes).length === 0) return { ok: true, key }
     try {
       await this.db().updateTable(table.name).set(changes).where(sql.id(table.key.name), '=', key).execute()
@@ -189,6 +191,17 @@ export class Dashboard {
     }
     return {}
   }
+}
+
+/**
+ * How a key column compares, from the type the database reports: PostgreSQL's `int2`/`int4` hold 32 bits (an `int2`
+ * key past 32767 still fails there: such keys are rare), `int8` and SQLite's integers 64.
+ */
+function keyType(column: Column): KeyType {
+  const type = column.type.toLowerCase()
+  if (type === 'uuid') return 'uuid'
+  if (column.kind !== 'integer') return 'string'
+  return /^(int2|int4|smallint|serial)$/.test(type) ? 'integer' : 'bigint'
 }
 
 /** The select list of a table's shown columns: a secret column's value never leaves the database. */

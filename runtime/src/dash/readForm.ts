@@ -77,15 +77,17 @@ export function parseValue(column: Column, text: string): { value: unknown } | {
       if (!/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value)) return { error: 'Enter a number, such as 3.14.' }
       return { value: Number(value) }
     case 'boolean':
-      if (value === '1' || value === '0') return { value: Number(value) }
+      if (value === '1' || value === '0') return { value: value === '1' }
       return { error: 'Choose yes or no.' }
     case 'date':
       if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) return { error: 'Enter a date as YYYY-MM-DD.' }
       return { value }
     case 'datetime': {
       const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?$/.exec(value)
-      if (!match || Number.isNaN(Date.parse(`${match[1]}T${match[2]}`))) return { error: 'Enter a date and time as YYYY-MM-DD HH:MM:SS.' }
-      return { value: `${match[1]} ${match[2]}${match[3] ?? ':00'}` }
+      // In UTC, as the edit form shows stored times (see `formInput`).
+      const time = match && new Date(`${match[1]}T${match[2]}${match[3] ?? ''}Z`)
+      if (!time || Number.isNaN(time.getTime())) return { error: 'Enter a date and time as YYYY-MM-DD HH:MM:SS.' }
+      return { value: time }
     }
     case 'json':
       try {
@@ -122,6 +124,7 @@ function formValue(value: unknown, column: Column): string {
   if (value instanceof Date) return value.toISOString().slice(0, 19)
   if (column.kind === 'datetime') return String(value).replace(' ', 'T').replace(/\.\d+$/, '').slice(0, 19)
   if (column.kind === 'boolean') return value === true || value === 1 || value === '1' || value === 't' || value === 'true' ? '1' : '0'
-  if (typeof value === 'object') return JSON.stringify(value)
+  // A JSON string too, so that the form sends back JSON: "text" with its quotes.
+  if (column.kind === 'json' || typeof value === 'object') return JSON.stringify(value)
   return String(value)
 }

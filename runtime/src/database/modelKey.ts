@@ -11,7 +11,7 @@ const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
 /**
  * The key as the column holds it, or undefined when the column cannot hold it (`abc`, `1.5` or
- * `99999999999999999999` for an integer key, `abc` for a uuid): such a key finds no row, on every database,
+ * `99999999999999999999` for an integer key, `abc` for a uuid, text with a NUL): such a key finds no row, on every database,
  * without asking it (PostgreSQL would refuse the comparison, SQLite would compare text with numbers).
  *
  * @example
@@ -21,7 +21,8 @@ const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
  * ```
  */
 export function modelKey(type: KeyType, key: unknown): number | string | undefined {
-  if (type === 'string') return typeof key === 'string' || typeof key === 'number' ? String(key) : undefined
+  // PostgreSQL's text holds no NUL: comparing with one fails the query (22021).
+  if (type === 'string') return (typeof key === 'string' && !key.includes('\0')) || typeof key === 'number' ? String(key) : undefined
   if (type === 'uuid') return typeof key === 'string' && UUID.test(key) ? key.toLowerCase() : undefined
   const text = typeof key === 'number' ? (Number.isInteger(key) ? String(key) : '') : typeof key === 'string' || typeof key === 'bigint' ? String(key) : ''
   if (!INTEGER.test(text)) return undefined

@@ -2,6 +2,7 @@ import { Kysely, type CompiledQuery, type QueryResult } from 'kysely'
 import type { Pool, QueryResult as PgResult } from 'pg'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
 import { postgresDialect, translate } from './postgresDialect.js'
+import { withPostgresParameters } from './postgresValues.js'
 
 /**
  * A kysely instance on PostgreSQL whose plain queries (`execute()`, `executeTakeFirst()`, no abort signal,
@@ -11,7 +12,8 @@ import { postgresDialect, translate } from './postgresDialect.js'
  * the connection, the release, the result plugins), which costs a database route about 10% of its CPU time.
  * Everything else (transactions, `connection()`, plugins, abort signals, streams) keeps kysely's path, and so
  * does the first query, through which kysely's driver opens the pool (and `destroy()` later ends it).
- * Failures are the same as on kysely's path: DatabaseUnavailableError when the database cannot answer now.
+ * Failures and values are the same as on kysely's path: DatabaseUnavailableError when the database cannot
+ * answer now, parameters and columns converted by the pool's `postgresValues`.
  *
  * @example
  * ```ts
@@ -28,7 +30,7 @@ export function postgresDatabase<DB>(url: string, config: ResolvedDatabaseConfig
   executor.executeQuery = <R>(query: CompiledQuery, options?: Parameters<typeof throughKysely>[1]): Promise<QueryResult<R>> => {
     const pool = dialect.pool.current
     if (pool === undefined || options?.signal) return throughKysely<R>(query, options)
-    return queryPool<R>(pool, query)
+    return queryPool<R>(pool, withPostgresParameters(query))
   }
   return db
 }

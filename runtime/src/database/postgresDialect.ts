@@ -4,13 +4,9 @@ import type { CompiledQuery } from 'kysely'
 import type { Pool } from 'pg'
 import { databaseUnavailable } from './DatabaseUnavailableError.js'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { postgresTypes, withPostgresParameters } from './postgresValues.js'
 
 const require = createRequire(import.meta.url)
-
-/** pg type ids whose values Fw keeps as the strings PostgreSQL sends, as SQLite does. */
-const TIMESTAMP = 1114
-const TIMESTAMPTZ = 1184
-const DATE = 1082
 
 /** Socket errors that mean the server is unreachable or went away. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
@@ -47,7 +43,8 @@ export interface FwPostgresDialect extends PostgresDialect {
  * real deployment: a connection the server drops is logged and left out of the pool (pg would otherwise
  * emit an unhandled 'error' and end the process), and a query that cannot reach the server fails with
  * DatabaseUnavailableError (503). The pool opens new connections as they are needed, so the application
- * recovers by itself when PostgreSQL is back.
+ * recovers by itself when PostgreSQL is back. Its sessions run in UTC, and values are read and written as
+ * on SQLite (`postgresValues.ts`): timestamps as Dates in UTC whatever the process's zone, arrays as JSON.
  */
 export function postgresDialect(url: string, config: ResolvedDatabaseConfig): FwPostgresDialect {
   const pool: { current: Pool | undefined } = { current: undefined }
@@ -62,19 +59,19 @@ export function postgresDialect(url: string, config: ResolvedDatabaseConfig): Fw
   })(dialectConfig)
 }
 
+/** Sessions in UTC, whatever the server's zone: `CURRENT_TIMESTAMP` stored in a `timestamp` column is UTC, as on SQLite. */
+const IN_UTC = '-c TimeZone=UTC'
+
 function openPool(url: string, config: ResolvedDatabaseConfig): Pool {
   const pg = require('pg') as typeof import('pg')
-  const parseAsText = (value: string) => value
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: inUtc(url),
+    options: IN_UTC,
     max: config.poolMax,
     idleTimeoutMillis: config.idleTimeoutMs,
     connectionTimeoutMillis: config.connectionTimeoutMs,
     ...(config.statementTimeoutMs > 0 ? { statement_timeout: config.statementTimeoutMs } : {}),
-    types: {
-      getTypeParser: ((id: number, format?: 'text' | 'binary') =>
-        id === TIMESTAMP || id === TIMESTAMPTZ || id === DATE ? parseAsText : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
-    },
+    types: postgresTypes(pg),
   })
   // An idle connection that breaks (pg_terminate_backend, a server restart): pg-pool removes it and emits this.
   pool.on('error', (error) => {
@@ -87,6 +84,11 @@ function openPool(url: string, config: ResolvedDatabaseConfig): Pool {
 }
 
 function ignore(): void {}
+
+/** The URL with `-c TimeZone=UTC` added to its own `options=…`, which pg would use instead of the pool's. */
+function inUtc(url: string): string {
+  return url.replace(/([?&]options=)([^&#]*)/, (_, name: string, value: string) => `${name}${value}${encodeURIComponent(` ${IN_UTC}`)}`)
+}
 
 /** Hands kysely connections whose failures from an unavailable server become DatabaseUnavailableError. */
 class ResilientPostgresDriver extends PostgresDriver {
@@ -143,13 +145,13 @@ class ResilientConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection['executeQuery']>[1]): Promise<QueryResult<R>> {
     try {
-      return await this.inner.executeQuery<R>(query, options)
+      return await this.inner.executeQuery<R>(withPostgresParameters(query), options)
     } catch (error) {
       throw translate(error)
     }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection['streamQuery']>[2]): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize, options)
+    return this.inner.streamQuery<R>(withPostgresParameters(query), chunkSize, options)
   }
 }

@@ -76,6 +76,9 @@ describe.each(backends)('Dashboard on $name', (backend) => {
     expect((await dashboard.row(postsTable, '1'))?.key).toBe(1)
     expect(await dashboard.row(postsTable, '999')).toBeUndefined()
     expect(await dashboard.row(postsTable, 'abc')).toBeUndefined()
+    // Out of the integer range: PostgreSQL would fail the comparison (22003).
+    expect(await dashboard.row(postsTable, '99999999999999999999')).toBeUndefined()
+    expect(await dashboard.row(postsTable, '2147483648')).toBeUndefined()
     expect(await dashboard.row(await table('titles'), '1')).toBeDefined()
   })
 
@@ -84,9 +87,18 @@ describe.each(backends)('Dashboard on $name', (backend) => {
     const invalid = await dashboard.create(postsTable, { 'fields[title]': '', 'fields[views]': 'many' })
     expect(invalid).toMatchObject({ ok: false, form: { errors: { title: 'This field is required.', views: 'Enter a whole number, such as 42.' } } })
 
-    const created = await dashboard.create(postsTable, { 'fields[title]': 'Hello', 'fields[published]': '1', 'fields[meta]': '{"a": 1}' })
+    const created = await dashboard.create(postsTable, {
+      'fields[title]': 'Hello',
+      'fields[published]': '1',
+      'fields[published_on]': '2024-02-29',
+      'fields[meta]': '{"a": [1, "b"]}',
+    })
     expect(created).toEqual({ ok: true, key: 5 })
     expect(await db.selectFrom('posts').select(['title', 'views']).where('id', '=', 5).executeTakeFirst()).toEqual({ title: 'Hello', views: 0 })
+    // The same values on both databases, as the row view and the edit form get them.
+    const found = await dashboard.row(postsTable, '5')
+    expect(found?.row).toMatchObject({ published: true, published_on: '2024-02-29', meta: { a: [1, 'b'] } })
+    expect(found?.row.created_at).toBeInstanceOf(Date)
 
     const users = await table('users')
     const duplicate = await dashboard.update(users, 2, { 'fields[name]': 'Eve', 'fields[email]': 'ada@example.com', 'fields[is_admin]': '0' })
@@ -128,7 +140,7 @@ describe.each(backends)('Dashboard on $name', (backend) => {
     expect(saved).toEqual({ ok: true, key: 1 })
     const row = await db.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ name: 'Ada L.', password_hash: 'scrypt$16384$8$1$salt$hash', remember_token: null })
-    expect(Boolean(row.is_admin)).toBe(true)
+    expect(row.is_admin).toBe(true)
   })
 
   it('deletes a row, and reports what the database refuses', async () => {

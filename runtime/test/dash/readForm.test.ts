@@ -40,7 +40,7 @@ describe('readForm', () => {
   it('types the values, leaves defaults to the database when creating, and names what is wrong', () => {
     const form = readForm(posts, { 'fields[title]': ['first', 'Hi'], 'fields[body]': '', 'fields[due]': '2030-01-02T03:04', 'fields[password_hash]': 'x' }, true)
     expect(form).toEqual({
-      values: { title: 'Hi', body: null, due: '2030-01-02 03:04:00' },
+      values: { title: 'Hi', body: null, due: new Date('2030-01-02T03:04:00Z') },
       input: { title: 'Hi', body: '', views: '', published: '', due: '2030-01-02T03:04' },
       errors: {},
     })
@@ -60,11 +60,13 @@ describe('parseValue', () => {
     [column('n', 'integer'), '4.2', { error: 'Enter a whole number, such as 42.' }],
     [column('n', 'number'), '3.14', { value: 3.14 }],
     [column('n', 'number'), 'pi', { error: 'Enter a number, such as 3.14.' }],
-    [column('b', 'boolean'), '1', { value: 1 }],
+    [column('b', 'boolean'), '1', { value: true }],
+    [column('b', 'boolean'), '0', { value: false }],
     [column('b', 'boolean'), 'yes', { error: 'Choose yes or no.' }],
     [column('d', 'date'), '2024-02-29', { value: '2024-02-29' }],
     [column('d', 'date'), '2024-13-45', { error: 'Enter a date as YYYY-MM-DD.' }],
-    [column('t', 'datetime'), '2024-02-29 10:11:12', { value: '2024-02-29 10:11:12' }],
+    [column('t', 'datetime'), '2024-02-29 10:11:12', { value: new Date('2024-02-29T10:11:12Z') }],
+    [column('t', 'datetime'), '2024-02-29T10:11:12.345', { value: new Date('2024-02-29T10:11:12.345Z') }],
     [column('j', 'json'), '{"a": 1}', { value: '{"a": 1}' }],
     [column('j', 'json'), '{a', { error: 'Enter valid JSON, such as {"key": "value"}.' }],
   ])('%# %s', (target, text, expected) => {
@@ -77,5 +79,13 @@ describe('formInput', () => {
     const row = { id: 1, title: 'Hi', body: null, views: 3, published: true, due: new Date('2030-01-02T03:04:05.678Z'), avatar: new Uint8Array(2) }
     expect(formInput(posts, row)).toEqual({ title: 'Hi', body: '', views: '3', published: '1', due: '2030-01-02T03:04:05' })
     expect(formInput(posts, { ...row, published: 0, due: '2030-01-02 03:04:05.5' })).toMatchObject({ published: '0', due: '2030-01-02T03:04:05' })
+  })
+
+  it('gives a json column its JSON text, a string with its quotes, so that the form sends back JSON', () => {
+    const notes: Table = { ...posts, columns: [column('meta', 'json', { nullable: true })], managed: new Set() }
+    expect(formInput(notes, { meta: { tags: ['a'] } })).toEqual({ meta: '{"tags":["a"]}' })
+    expect(formInput(notes, { meta: 'hello' })).toEqual({ meta: '"hello"' })
+    expect(formInput(notes, { meta: 5 })).toEqual({ meta: '5' })
+    expect(readForm(notes, { 'fields[meta]': '"hello"' }, false).values).toEqual({ meta: '"hello"' })
   })
 })

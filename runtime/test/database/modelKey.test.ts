@@ -29,5 +29,6 @@ describe('modelKey', () => {
     expect(modelKey('string', 'hello-world')).toBe('hello-world')
     expect(modelKey('string', 5)).toBe('5')
     expect(modelKey('string', null)).toBeUndefined()
+    expect(modelKey('string', 'a\0b')).toBeUndefined()
   })
 })
