@@ -266,7 +266,7 @@ describe('fw make:dash in an installed app on PostgreSQL', () => {
     try {
       const databases = await sql<{ datname: string }>`select datname from pg_database where datname like 'postgres%' order by datname`.execute(server)
       expect(databases.rows.map((row) => row.datname)).toEqual(['postgres', 'postgres_test'])
-      expect((await sql<{ count: string }>`select count(*) as count from users`.execute(server)).rows).toEqual([{ count: '0' }])
+      expect((await sql<{ count: number }>`select count(*) as count from users`.execute(server)).rows).toEqual([{ count: 0 }])
     } finally {
       await server.destroy()
     }

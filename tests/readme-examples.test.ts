@@ -1,6 +1,6 @@
 // The README's "Everyday tools" examples, taken from README.md as they are written, in a new application:
-// routes from its blocks, its middleware in bootstrap/app.ts, its test-client block as a test, then the server
-// answering as the README says.
+// routes from its blocks, its middleware in bootstrap/app.ts, its test-client and database blocks as tests (the latter
+// over the Post model of `fw make:model Post -m`), then the server answering as the README says.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
@@ -17,8 +17,10 @@ function readmeBlocks(heading: string): string[] {
   return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
 }
 
+type Block = { imports: string; body: string }
+
 /** A block split into its import lines and the rest. */
-function split(block: string): { imports: string; body: string } {
+function split(block: string): Block {
   const lines = block.split('\n')
   return {
     imports: lines.filter((line) => line.startsWith('import ')).join('\n'),
@@ -31,8 +33,8 @@ let server: RunningApp
 const blocks = readmeBlocks('### Everyday tools')
 
 beforeAll(async () => {
-  expect(blocks).toHaveLength(4)
-  const [validation, sessions, middleware, testing] = blocks.map(split) as [ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>, ReturnType<typeof split>]
+  expect(blocks).toHaveLength(5)
+  const [validation, sessions, middleware, testing, database] = blocks.map(split) as [Block, Block, Block, Block, Block]
   // A new api app: it has zod already, and its own POST /api/tasks, so the README's route goes under /readme.
   app = await installedApp({ template: 'api' })
   writeFileSync(
@@ -57,15 +59,25 @@ beforeAll(async () => {
     join(app.dir, 'tests/readme.test.ts'),
     `import { expect, it } from 'vitest'\n${testing.imports}\n\nit('runs the README test-client example', async () => {\n${testing.body}\n})\n`,
   )
+  // The database block tests the Post model a user makes with `fw make:model Post -m`; a test before its own leaves a
+  // post behind, which refreshDatabase must empty.
+  await app.runOk('npx', ['fw', 'make:model', 'Post', '-m'])
+  await app.runOk('npx', ['fw', 'migrate'])
+  const leftBehind = "it('leaves a post behind', async () => {\n  await Post.create({})\n  expect(await Post.count()).toBe(1)\n})\n"
+  expect(database.body).toContain('beforeEach(refreshDatabase)\n')
+  writeFileSync(
+    join(app.dir, 'tests/readme-database.test.ts'),
+    `${database.imports}\n${database.body.replace('beforeEach(refreshDatabase)\n', (line) => `${line}\n${leftBehind}`)}`,
+  )
   server = await app.start()
 })
 afterAll(() => server?.stop())
 
 describe('README "Everyday tools", as written', () => {
-  it('type-checks, and its test-client example passes as a test of the app', async () => {
+  it('type-checks, and its test-client and database examples pass as tests of the app', async () => {
     await app.runOk('npx', ['tsc', '--noEmit'])
-    const tests = stripVTControlCharacters((await app.runOk('npx', ['vitest', 'run', 'tests/readme.test.ts'])).stdout)
-    expect(tests).toMatch(/Tests +1 passed/)
+    const tests = stripVTControlCharacters((await app.runOk('npx', ['vitest', 'run', 'tests/readme.test.ts', 'tests/readme-database.test.ts'])).stdout)
+    expect(tests).toMatch(/Tests +3 passed/)
   })
 
   it('validation: the 422 body the README shows, from its example and from the api starter\'s own /api/tasks', async () => {

@@ -40,7 +40,7 @@ describe('stack traces under fw serve', () => {
     expect(body.error).toContain('no such table: no_such_table')
     const files = framesFiles(body.stack)
     // The trace passes through the application, fw-runtime's sources and the kysely it bundles.
-    expect(files).toContain(routes)
+    expect(files, body.stack.join('\n')).toContain(routes)
     expect(files.some((file) => file.startsWith(join(app.dir, 'node_modules/fw-runtime/src/')) && file.endsWith('.ts'))).toBe(true)
     expect(files.some((file) => file.startsWith(join(app.dir, 'node_modules/fw-runtime/dist/bundled/kysely/')))).toBe(true)
     expect(files.filter((file) => !isAbsolute(file) || !existsSync(file))).toEqual([])

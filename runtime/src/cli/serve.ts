@@ -47,13 +47,17 @@ export async function checkPort(env: NodeJS.ProcessEnv): Promise<void> {
   })
 }
 
+/** Frames kept in a stack trace in development: Node's 10 end inside the database driver, short of the app's route. */
+const STACK_TRACE_LIMIT = 50
+
 /**
  * `node --conditions=development --import tsx public/index.ts`: the app's own entry, with TypeScript. The
  * `development` condition points the app's `#app/*` imports (package.json `imports`) at its TypeScript
  * sources; without it they name the build in dist/, as under fw start.
  */
 function startApp(cwd: string, file: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--conditions=development', '--import', import.meta.resolve('tsx'), file], { cwd, env, stdio: 'inherit' })
+  const options = ['--conditions=development', `--stack-trace-limit=${STACK_TRACE_LIMIT}`, '--import', import.meta.resolve('tsx')]
+  return spawn(process.execPath, [...options, file], { cwd, env, stdio: 'inherit' })
 }
 
 export const serve: Command = {
