@@ -15,6 +15,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/**/*.test.ts'],
+          // An application's files (its own tests among them), copied into one by tests/blog.test.ts.
+          exclude: ['tests/fixtures/**'],
           // One installed application per run, copied for each test file: see tests/support/installedApp.ts.
           globalSetup: ['tests/support/globalSetup.ts'],
           testTimeout: 600_000,

@@ -233,6 +233,7 @@ async function dbMain(opts, { tool, pin, log, loadBefore }) {
     settings: { ...settingsOf(opts, tool, pin), database: run.database },
     cases: Object.fromEntries(opts.caseNames.map((name) => [name, DB_CASES[name]])),
     fastestPeers: run.fastest,
+    queriesPerAnswer: run.queries,
     servers: run.summary,
     paired: run.paired,
     targets: run.goals,

@@ -112,13 +112,14 @@ describe('npm run bench', () => {
       failures: string[]
       settings: { database: { postgres: string; poolMax: number } }
       fastestPeers: Record<string, string>
+      queriesPerAnswer: Record<string, Record<string, number>>
       servers: Record<string, ServerResult>
       paired: (PairedResult & { peer: string })[]
     }
     expect(result).toMatchObject({ suite: 'db', mode: 'smoke', failures: [], settings: { database: { poolMax: 10 } } })
     expect(result.settings.database.postgres).toMatch(/^\d+\.\d+/)
     expect(Object.keys(result.servers).sort()).toEqual(['express-pg', 'fastify-kysely', 'fastify-pg', 'fw', 'fw-sqlite', 'hono-pg', 'node-http-pg'])
-    const tests = ['db', 'fortunes', 'json', 'plaintext', 'queries1', 'queries20', 'updates20']
+    const tests = ['db', 'fortunes', 'json', 'plaintext', 'posts', 'queries1', 'queries20', 'updates20']
     for (const [id, server] of Object.entries(result.servers)) {
       expect(Object.keys(server.cases).sort(), id).toEqual(tests)
       for (const [key, measured] of Object.entries(server.cases)) {
@@ -135,7 +136,10 @@ describe('npm run bench', () => {
       expect((fw[test] as CaseResult & { rpsRatio: number }).rpsRatio, test).toBeCloseTo(fw[test]!.rps / result.servers[peer]!.cases[test]!.rps)
     }
     const compared = result.paired.map((pair) => pair.key.split('/')[0])
-    expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes']))
+    expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes', 'posts']))
+    // The blog page: Fw's eager loading against the same rows loaded by hand with kysely, in one query per relation.
+    expect(result.paired.filter((pair) => pair.key.startsWith('posts/')).map((pair) => pair.peer)).toEqual(['fastify-kysely'])
+    expect(result.queriesPerAnswer.posts).toEqual({ fw: 3, 'node-http-pg': 2, 'fastify-pg': 2, 'fastify-kysely': 2, 'hono-pg': 2, 'express-pg': 2 })
     // And kysely's own cost, fastify + kysely ÷ fastify + pg, on /db and /fortunes: measured, with no target.
     expect(result.paired.filter((pair) => pair.peer === 'fastify-pg' && pair.key.endsWith('/kysely-cost')).map((pair) => pair.key)).toEqual(['db/kysely-cost', 'fortunes/kysely-cost'])
     for (const pair of result.paired) {
@@ -180,6 +184,23 @@ describe('npm run bench', () => {
     expect(FORTUNES_HTML).toContain('<td>フレームワークのベンチマーク</td></tr></table>')
     expect(FORTUNES_HTML.indexOf('<td>11</td>')).toBeLessThan(FORTUNES_HTML.indexOf('<td>4</td>'))
     expect(wrongBody(FORTUNES_HTML.replace('&lt;script&gt;', '<script>'), DB_CASES.fortunes!.expect)).not.toBeNull()
+    // The blog page: the 50 latest published posts (1,000 is not: every fourth is a draft), each with its author and
+    // its comments, times in UTC.
+    const posts = JSON.parse(DB_CASES.posts!.expect.body!) as { id: number; published: boolean; author: { id: number }; comments: { post_id: number }[] }[]
+    expect(posts.map((post) => post.id).slice(0, 4)).toEqual([999, 998, 997, 995])
+    expect(posts).toHaveLength(50)
+    expect(posts[0]).toEqual({
+      id: 999,
+      author_id: 19,
+      title: 'Post 999',
+      body: 'Post 999 says what it has to say in a sentence or two, as a short post does.',
+      published: true,
+      created_at: '2026-01-01T16:39:00.000Z',
+      updated_at: '2026-01-01T16:39:00.000Z',
+      author: { id: 19, name: 'Author 19', email: 'author19@example.com' },
+      comments: [1, 2, 3].map((k) => ({ id: 2994 + k, post_id: 999, body: `Comment ${k} on post 999`, created_at: `2026-01-01T16:39:0${k}.000Z` })),
+    })
+    expect(posts.every((post) => post.published && post.author.id > 0 && post.comments.every((comment) => comment.post_id === post.id))).toBe(true)
     const answer = { status: 200, body: FORTUNES_HTML, contentType: 'text/html; charset=UTF-8' }
     expect(process.checkAnswer(answer, DB_CASES.fortunes!)).toBeNull()
     expect(process.checkAnswer({ ...answer, contentType: 'text/html' }, DB_CASES.fortunes!)).toMatch(/Content-Type/)
@@ -214,6 +235,14 @@ describe('npm run bench', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^bench: round 1, wrong: single query: 0 errors, 0 non-2xx, \d+ wrong answers under load \(first: 200 \{"id":"\d+"/m)
     expect(run.stderr).not.toMatch(/^bench: .*node-http-pg/m)
+  })
+
+  it('--suite db counts the statements of one GET /posts, and fails a server that loads the relations row by row', async () => {
+    const run = await bench(['--suite', 'db', '--smoke', '--servers', 'fastify-kysely', '--cases', 'posts', '--paired-rounds', '0', '--add', 'lazy=bench/fixtures/n-plus-one-server.mjs'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^fastify-kysely: GET \/posts ran 2 statements on PostgreSQL$/m)
+    expect(run.stderr).toMatch(/^bench: verify, lazy: GET \/posts ran 101 statements on PostgreSQL, more than 3$/m)
+    expect(run.stderr).not.toMatch(/^bench: .*fastify-kysely/m)
   })
 
   it('judges the req/s targets on the paired ratio, leaving out rounds that did not keep the core busy', async () => {

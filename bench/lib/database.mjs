@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createRequire } from 'node:module'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
+import { BLOG_SCHEMA, blogRows } from './blog.mjs'
 import { FORTUNES, WORLD_ROWS } from './db-cases.mjs'
 import { freePort } from './server-process.mjs'
 import { BenchError, ROOT_DIR } from './setup.mjs'
@@ -19,6 +20,14 @@ const SCHEMA = [
   'CREATE TABLE world (id integer PRIMARY KEY, "randomNumber" integer NOT NULL)',
   'CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL)',
 ]
+
+/** Rows as `INSERT INTO table (columns) SELECT * FROM unnest(…)` takes them: one array per column. */
+async function insertColumns(client, table, types, rows) {
+  const columns = Object.keys(rows[0])
+  const values = columns.map((column) => rows.map((row) => row[column]))
+  const list = columns.map((column, i) => `$${i + 1}::${types[column] ?? 'int'}[]`).join(', ')
+  await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${list})`, values)
+}
 
 /** Rows of `world` with a random number 1..10,000 each, as TechEmpower fills it. */
 function worldRows() {
@@ -37,9 +46,10 @@ function binary(name) {
 
 /**
  * Starts a throwaway PostgreSQL for the db suite on 127.0.0.1 and a free port, data under /tmp, fsync off
- * (the data is thrown away), pinned with `wrap` to the load generator's core, and fills `world` and `fortune`.
+ * (the data is thrown away), pinned with `wrap` to the load generator's core, and fills `world`, `fortune`
+ * and the blog's tables (blog.mjs). pg_stat_statements counts the statements the servers run.
  * The server binaries refuse to run as root, so as root they run as the `postgres` user.
- * Resolves to `{ url, version, readWorld(ids), stop() }`; `stop()` stops it and removes its data.
+ * Resolves to `{ url, version, readWorld(ids), countQueries(work), stop() }`; `stop()` stops it and removes its data.
  */
 export async function startPostgres({ wrap, log }) {
   const folder = mkdtempSync('/tmp/fw-bench-pg-')
@@ -65,7 +75,8 @@ export async function startPostgres({ wrap, log }) {
   live.add(stop)
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
-    const settings = `-p ${port} -h 127.0.0.1 -k ${folder} -F -c synchronous_commit=off -c max_connections=100`
+    const statements = '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=off'
+    const settings = `-p ${port} -h 127.0.0.1 -k ${folder} -F -c synchronous_commit=off -c max_connections=100 ${statements}`
     run('pg_ctl', ['-D', data, '-o', settings, '-l', join(folder, 'log'), '-w', 'start'])
   } catch (error) {
     stop()
@@ -82,17 +93,34 @@ export async function startPostgres({ wrap, log }) {
     const world = worldRows()
     await client.query(`INSERT INTO world (id, "randomNumber") SELECT * FROM unnest($1::int[], $2::int[])`, [world.map((r) => r[0]), world.map((r) => r[1])])
     await client.query('INSERT INTO fortune (id, message) SELECT * FROM unnest($1::int[], $2::text[])', [FORTUNES.map((r) => r[0]), FORTUNES.map((r) => r[1])])
+    for (const statement of BLOG_SCHEMA.postgres) await client.query(statement)
+    const blog = blogRows()
+    await insertColumns(client, 'users', { name: 'text', email: 'text' }, blog.users)
+    await insertColumns(client, 'posts', { title: 'text', body: 'text', published: 'boolean', created_at: 'timestamptz', updated_at: 'timestamptz' }, blog.posts)
+    await insertColumns(client, 'comments', { body: 'text', created_at: 'timestamptz' }, blog.comments)
     await client.query('VACUUM ANALYZE')
-    log(`PostgreSQL ${version} on 127.0.0.1:${port} (data in ${folder}), ${WORLD_ROWS.toLocaleString('en-US')} rows of world, ${FORTUNES.length} fortunes`)
+    await client.query('CREATE EXTENSION pg_stat_statements')
+    log(
+      `PostgreSQL ${version} on 127.0.0.1:${port} (data in ${folder}), ${WORLD_ROWS.toLocaleString('en-US')} rows of world, ${FORTUNES.length} fortunes, ` +
+        `${blog.posts.length.toLocaleString('en-US')} posts of ${blog.users.length} authors with ${blog.comments.length.toLocaleString('en-US')} comments`,
+    )
     /** The stored random numbers of these ids, as a Map (for the check that /updates saves what it answers). */
     const readWorld = async (ids) => {
       const { rows } = await client.query('SELECT id, "randomNumber" FROM world WHERE id = ANY($1::int[])', [ids])
       return new Map(rows.map((row) => [row.id, row.randomNumber]))
     }
+    /** The statements the servers ran while `work` ran (every server on this database: run one at a time). */
+    const countQueries = async (work) => {
+      await client.query('SELECT pg_stat_statements_reset()')
+      await work()
+      const { rows } = await client.query(`SELECT coalesce(sum(calls), 0)::int AS calls FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'`)
+      return rows[0].calls
+    }
     return {
       url,
       version,
       readWorld,
+      countQueries,
       async stop() {
         await client.end().catch(() => {})
         stop()
@@ -105,8 +133,12 @@ export async function startPostgres({ wrap, log }) {
   }
 }
 
+/** A row as SQLite stores it, as Fw writes one: booleans as 1/0, times as `YYYY-MM-DD HH:MM:SS.SSS` in UTC. */
+const sqliteRow = (row) =>
+  Object.values(row).map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.toISOString().replace('T', ' ').slice(0, 23) : value))
+
 /**
- * The same two tables in a SQLite file under /tmp, for Fw on its embedded database.
+ * The same tables in a SQLite file under /tmp, for Fw on its embedded database.
  * Returns `{ url, readWorld(ids), stop() }` (`url` is `sqlite:/tmp/…`, as `DATABASE_URL` takes it).
  */
 export function createSqlite() {
@@ -125,9 +157,18 @@ export function createSqlite() {
     for (const statement of SCHEMA) db.exec(statement)
     const insertWorld = db.prepare('INSERT INTO world (id, "randomNumber") VALUES (?, ?)')
     const insertFortune = db.prepare('INSERT INTO fortune (id, message) VALUES (?, ?)')
+    for (const statement of BLOG_SCHEMA.sqlite) db.exec(statement)
+    const blog = blogRows()
+    const insert = (table, rows) => {
+      const statement = db.prepare(`INSERT INTO ${table} VALUES (${Object.keys(rows[0]).map(() => '?').join(', ')})`)
+      for (const row of rows) statement.run(...sqliteRow(row))
+    }
     db.transaction(() => {
       for (const row of worldRows()) insertWorld.run(...row)
       for (const row of FORTUNES) insertFortune.run(...row)
+      insert('users', blog.users)
+      insert('posts', blog.posts)
+      insert('comments', blog.comments)
     })()
   } finally {
     db.close()

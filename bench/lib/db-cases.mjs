@@ -1,3 +1,5 @@
+import { postsPage } from './blog.mjs'
+
 /** Rows of `world`, as TechEmpower's database has them. */
 export const WORLD_ROWS = 10_000
 
@@ -39,7 +41,8 @@ export const FORTUNES_HTML =
  * TechEmpower's test types, each with what its verifier accepts. `expect` is how wrk.lua checks every
  * response under load: `exact` compares the body, `world` wants one `{"id":N,"randomNumber":N}` and
  * `worlds` an array of `count` of them, ids and numbers within 1..10,000, numbers as JSON numbers; the
- * Content-Type must start with `contentType`.
+ * Content-Type must start with `contentType`. `maxQueries`: the most statements one answer may cost on
+ * PostgreSQL (counted by pg_stat_statements when the server is verified).
  */
 export const DB_CASES = {
   json: { label: 'JSON', method: 'GET', path: '/json', status: 200, contentType: 'application/json', expect: { kind: 'exact', body: '{"message":"Hello, World!"}' } },
@@ -49,10 +52,12 @@ export const DB_CASES = {
   queries20: { label: '20 queries', method: 'GET', path: '/queries?queries=20', status: 200, contentType: 'application/json', expect: { kind: 'worlds', count: 20 } },
   updates20: { label: '20 updates', method: 'GET', path: '/updates?queries=20', status: 200, contentType: 'application/json', expect: { kind: 'worlds', count: 20 } },
   fortunes: { label: 'fortunes', method: 'GET', path: '/fortunes', status: 200, contentType: 'text/html; charset=utf-8', expect: { kind: 'exact', body: FORTUNES_HTML } },
+  // Not TechEmpower's: a page of a blog (blog.mjs), 50 posts with their author and comments, in at most 3 queries.
+  posts: { label: 'relations', method: 'GET', path: '/posts', status: 200, contentType: 'application/json', expect: { kind: 'exact', body: postsPage() }, maxQueries: 3 },
 }
 
 /** The test types that query the database (the ones the ratio targets are about). */
-export const DATABASE_TESTS = ['db', 'queries1', 'queries20', 'updates20', 'fortunes']
+export const DATABASE_TESTS = ['db', 'queries1', 'queries20', 'updates20', 'fortunes', 'posts']
 
 /**
  * The answers the harness also checks by hand before and after each load, as TechEmpower's verifier asks

@@ -24,9 +24,14 @@ export async function runDbSuite(opts, { tool, pin, log }) {
     })
 
     log(`Verifying every server's answers as TechEmpower's verifier does`)
+    const queries = {}
     for (const server of servers) {
-      for (const message of await verifyServer(server, { caseNames: opts.caseNames, wrap: pin.wrap, readWorld: server.database.readWorld })) {
-        failures.push({ server: server.id, message, fatal: true })
+      const { readWorld, countQueries } = server.database
+      const verified = await verifyServer(server, { caseNames: opts.caseNames, wrap: pin.wrap, readWorld, countQueries })
+      for (const message of verified.problems) failures.push({ server: server.id, message, fatal: true })
+      for (const [name, count] of Object.entries(verified.queries)) {
+        queries[name] = { ...queries[name], [server.id]: count }
+        log(`${server.id}: GET ${DB_CASES[name].path} ran ${count} statement${count === 1 ? '' : 's'} on PostgreSQL`)
       }
     }
 
@@ -52,7 +57,8 @@ export async function runDbSuite(opts, { tool, pin, log }) {
       summary,
       paired,
       fastest,
-      goals: dbTargets(summary, fastest, paired),
+      goals: dbTargets(summary, fastest, paired, queries),
+      queries,
       failures,
       loadAverage: run.loadAverage,
       tables,

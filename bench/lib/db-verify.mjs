@@ -5,15 +5,18 @@ import { checkAnswer, fetchOnce, startServer } from './server-process.mjs'
  * TechEmpower's verifier, once per server before any load: every test type answered right (status,
  * Content-Type, body by db-cases.mjs), the `queries` edge cases (missing, not a number, 0, 501), and
  * /updates writing what it answers: after `GET /updates?queries=20` the database holds the numbers it sent
- * (`readWorld(ids)` reads them back). Resolves to one failure message per wrong answer.
+ * (`readWorld(ids)` reads them back). On PostgreSQL (`countQueries` given), the statements one answer of a
+ * test with `maxQueries` costs are counted. Resolves to `{ problems, queries }`: one failure message per wrong
+ * answer, and the statements counted, by test.
  */
-export async function verifyServer(server, { caseNames, wrap, readWorld }) {
+export async function verifyServer(server, { caseNames, wrap, readWorld, countQueries }) {
   const problems = []
+  const queries = {}
   let handle
   try {
     handle = await startServer(server, { routes: 0, wrap })
   } catch (error) {
-    return [`verify, ${server.id}: failed to start: ${error.message}`]
+    return { problems: [`verify, ${server.id}: failed to start: ${error.message}`], queries }
   }
   try {
     const edges = EDGE_CASES.filter((edge) => caseNames.some((name) => name.startsWith(edge.test)))
@@ -33,8 +36,15 @@ export async function verifyServer(server, { caseNames, wrap, readWorld }) {
         if (lost.length) problems.push(`verify, ${server.id}: GET /updates?queries=20 did not save ${lost.length} of the ${once.length} numbers it answered (id ${lost[0].id}: sent ${lost[0].randomNumber}, stored ${stored.get(lost[0].id)})`)
       }
     }
+    for (const name of caseNames.filter((n) => DB_CASES[n].maxQueries && countQueries)) {
+      const testCase = DB_CASES[name]
+      queries[name] = await countQueries(() => fetchOnce(handle.port, testCase, 30_000))
+      if (queries[name] > testCase.maxQueries) {
+        problems.push(`verify, ${server.id}: GET ${testCase.path} ran ${queries[name]} statements on PostgreSQL, more than ${testCase.maxQueries}`)
+      }
+    }
   } finally {
     await handle.stop()
   }
-  return problems
+  return { problems, queries }
 }

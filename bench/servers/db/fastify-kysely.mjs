@@ -24,4 +24,21 @@ app.get('/updates', async (request) => {
 app.get('/fortunes', async (request, reply) =>
   reply.type('text/html; charset=utf-8').send(fortunesPage(await db.selectFrom('fortune').select(['id', 'message']).execute())),
 )
+// The blog page by hand: the posts joined to their authors, then their comments in one more query.
+app.get('/posts', async () => {
+  const rows = await db
+    .selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.author_id')
+    .selectAll('posts')
+    .select(['users.name as author_name', 'users.email as author_email'])
+    .where('posts.published', '=', true)
+    .orderBy('posts.id', 'desc')
+    .limit(50)
+    .execute()
+  const posts = rows.map(({ author_name, author_email, ...post }) => ({ ...post, author: { id: post.author_id, name: author_name, email: author_email }, comments: [] }))
+  const byId = new Map(posts.map((post) => [post.id, post]))
+  const comments = await db.selectFrom('comments').selectAll().where('post_id', 'in', [...byId.keys()]).orderBy('id').execute()
+  for (const comment of comments) byId.get(comment.post_id).comments.push(comment)
+  return posts
+})
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

@@ -1,6 +1,6 @@
 // fastify 5 with pg, as its docs start an app: logger off, its own serializer.
 import Fastify from 'fastify'
-import { fortunes, updateWorlds, world, worlds } from './pg-queries.mjs'
+import { fortunes, latestPosts, updateWorlds, world, worlds } from './pg-queries.mjs'
 import { fortunesPage, queryCount } from './tfb.mjs'
 
 const app = Fastify({ logger: false })
@@ -10,4 +10,5 @@ app.get('/db', () => world())
 app.get('/queries', (request) => worlds(queryCount(request.query.queries)))
 app.get('/updates', (request) => updateWorlds(queryCount(request.query.queries)))
 app.get('/fortunes', async (request, reply) => reply.type('text/html; charset=utf-8').send(fortunesPage(await fortunes())))
+app.get('/posts', () => latestPosts())
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

@@ -1,6 +1,6 @@
 // Bare node:http + pg: the practical limit of the db suite. Routes in an object, writeHead and end.
 import { createServer } from 'node:http'
-import { fortunes, updateWorlds, world, worlds } from './pg-queries.mjs'
+import { fortunes, latestPosts, updateWorlds, world, worlds } from './pg-queries.mjs'
 import { fortunesPage, queryCount } from './tfb.mjs'
 
 const send = (res, type, body) => {
@@ -16,6 +16,7 @@ const routes = {
   '/queries': async (res, search) => json(res, await worlds(queryCount(search.get('queries')))),
   '/updates': async (res, search) => json(res, await updateWorlds(queryCount(search.get('queries')))),
   '/fortunes': async (res) => send(res, 'text/html; charset=utf-8', fortunesPage(await fortunes())),
+  '/posts': async (res) => json(res, await latestPosts()),
 }
 
 createServer((req, res) => {

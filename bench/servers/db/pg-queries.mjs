@@ -25,3 +25,19 @@ export async function updateWorlds(count) {
 
 /** Every row of `fortune`. */
 export const fortunes = async () => (await pool.query(ALL_FORTUNES)).rows
+
+const LATEST_POSTS = {
+  name: 'latest-posts',
+  text: `SELECT p.*, u.name AS author_name, u.email AS author_email FROM posts p JOIN users u ON u.id = p.author_id
+    WHERE p.published ORDER BY p.id DESC LIMIT 50`,
+}
+const COMMENTS_OF = { name: 'comments-of', text: 'SELECT * FROM comments WHERE post_id = ANY($1::int[]) ORDER BY id' }
+
+/** The 50 latest published posts, each with its author (joined) and its comments (one more query). */
+export async function latestPosts() {
+  const { rows } = await pool.query(LATEST_POSTS)
+  const posts = rows.map(({ author_name, author_email, ...post }) => ({ ...post, author: { id: post.author_id, name: author_name, email: author_email }, comments: [] }))
+  const byId = new Map(posts.map((post) => [post.id, post]))
+  for (const comment of (await pool.query({ ...COMMENTS_OF, values: [posts.map((post) => post.id)] })).rows) byId.get(comment.post_id).comments.push(comment)
+  return posts
+}

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { HttpError } from '../http/HttpError.js'
 import { db } from './db.js'
 import { freshTimestamp, hideColumns, MODEL, modelConfig, NEW_QUERY, type ModelConfig } from './ModelConfig.js'
 import { modelKey, type KeyType } from './modelKey.js'
@@ -181,17 +180,12 @@ abstract class BaseModel {
     return newModelQuery(this, modelConfig(this).database()) as ModelQuery<LooseModel>
   }
 
-  static async find(id: number | string): Promise<Row | undefined> {
-    const { keyType, table, primaryKey } = modelConfig(this)
-    const key = modelKey(keyType, id)
-    if (key === undefined) return undefined
-    return this.query().where(`${table}.${primaryKey}`, '=', key).first()
+  static find(id: number | string): Promise<Row | undefined> {
+    return this.query().find(id)
   }
 
-  static async findOrFail(id: number | string): Promise<Row> {
-    const row = await this.find(id)
-    if (row === undefined) throw new HttpError(404, 'Not Found')
-    return row
+  static findOrFail(id: number | string): Promise<Row> {
+    return this.query().findOrFail(id)
   }
 
   static all(): Promise<Row[]> {

@@ -12,6 +12,7 @@ import {
 } from 'kysely'
 import { HttpError } from '../http/HttpError.js'
 import { hideColumns, modelConfig, NEW_QUERY, type ModelConfig } from './ModelConfig.js'
+import { modelKey } from './modelKey.js'
 import type { ColumnOf, DBOf, RowOf, TableOf } from './modelTypes.js'
 import { Relation, type AnySelect } from './relations/Relation.js'
 import type { LoadedRow, ModelAt, RelatedOf, RelationName, RelationPath } from './relations/relationTypes.js'
@@ -190,6 +191,24 @@ export class ModelQueryBuilder<M, P extends string = never> {
   /** The first row, as kysely names it: `first()`. */
   executeTakeFirst(): Promise<LoadedRow<M, P> | undefined> {
     return this.first()
+  }
+
+  /**
+   * The row with that key among the query's, with its loaded relations, or undefined (also for a key the column
+   * cannot hold, such as `abc` for an integer key, without a query): `Post.query().with('author').find(id)`.
+   */
+  async find(id: number | string): Promise<LoadedRow<M, P> | undefined> {
+    const { config, ref } = this.#state
+    const key = modelKey(config.keyType, id)
+    if (key === undefined) return undefined
+    return this.#next({ builder: this.#state.builder.where(`${ref}.${config.primaryKey}`, '=', key) }).first()
+  }
+
+  /** The row with that key, as `find(id)`; when there is none, an HttpError 404 (`{"error":"Not Found"}` from a route). */
+  async findOrFail(id: number | string): Promise<LoadedRow<M, P>> {
+    const row = await this.find(id)
+    if (row === undefined) throw new HttpError(404, 'Not Found')
+    return row
   }
 
   /** The first row; when there is none, an HttpError 404 (`{"error":"Not Found"}` from a route). */

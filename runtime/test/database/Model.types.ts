@@ -67,7 +67,11 @@ export async function relations() {
 
   const author = await User.query().with('posts', 'profile').firstOrFail()
   assertType<Equal<typeof author.profile, { id: number; user_id: number; bio: string } | null>>()
-  return [comment, tag, stars, grandparent, children]
+  const found = await User.query().with('profile').findOrFail('1')
+  assertType<Equal<typeof found.profile, { id: number; user_id: number; bio: string } | null>>()
+  const maybe = await Post.query().with('author').find(1)
+  const writer: string | undefined = maybe?.author?.name
+  return [comment, tag, stars, grandparent, children, writer]
 }
 
 export async function filters() {

@@ -74,6 +74,23 @@ describe.each(backends)('relations on $name', (backend) => {
     expect(profile.user).toMatchObject({ id: 1, name: 'User 1' })
   })
 
+  it('finds one row by key with its relations, and finds nothing for a key the column cannot hold, asking nothing', async () => {
+    const post = await Post.query().with('author', 'comments').findOrFail('7')
+    expect([post.id, post.author?.name, post.comments.map((comment) => comment.id)]).toEqual([7, 'User 2', [19, 20, 21]])
+    expect(blog.queries.tables).toEqual(['posts', 'users', 'comments'])
+    blog.queries.clear()
+    expect(await Post.query().with('author').find(51)).toBeUndefined()
+    expect(blog.queries.tables).toEqual(['posts'])
+    blog.queries.clear()
+    for (const key of ['abc', '1.5', '99999999999999999999']) {
+      expect(await Post.query().with('author').find(key)).toBeUndefined()
+      await expect(Post.query().with('author').findOrFail(key)).rejects.toMatchObject({ status: 404, message: 'Not Found' })
+    }
+    expect(blog.queries.tables).toEqual([])
+    // The query's own constraints still apply.
+    expect(await Post.query().where('author_id', '=', 1).find(7)).toBeUndefined()
+  })
+
   it('constrains an eager load, and loads belongsToMany from either side', async () => {
     const post = await Post.query()
       .where('id', '=', 2)
