@@ -217,6 +217,54 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     })
   })
 
+  it('make:job: a route dispatches it, the sync queue runs it in the request, and a test asserts it with queue.fake()', async () => {
+    const made = await fw('make:job', 'PublishArticle')
+    expect(made.stdout).toMatch(/^Created App\/Jobs\/PublishArticle\.ts\n/)
+    // The payload and handle() as a user fills them in, a route that dispatches the job, and a test of it.
+    const jobFile = join(app.dir, 'App/Jobs/PublishArticle.ts')
+    const job = readFileSync(jobFile, 'utf8')
+    expect(job).toContain('  // userId: number\n')
+    expect(job).toContain('    // const user = await User.findOrFail(payload.userId)\n')
+    writeFileSync(
+      jobFile,
+      job
+        .replace("import { Job } from 'fw-runtime/queue'", "import { Job } from 'fw-runtime/queue'\nimport { Article } from '#app/Models/Article.js'")
+        .replace('  // userId: number\n', '  title: string\n')
+        .replace('    // const user = await User.findOrFail(payload.userId)\n', '    await Article.create({ title: payload.title })\n'),
+    )
+    addRoutes(
+      ["import { PublishArticle } from '#app/Jobs/PublishArticle.js'"],
+      ["Route.post('/articles/publish', async (request) => {", "  await PublishArticle.dispatch({ title: String(request.input('title')) })", '  return { queued: true }', '})'],
+    )
+    writeFileSync(
+      join(app.dir, 'tests/publish.test.ts'),
+      [
+        "import { afterEach, expect, it } from 'vitest'",
+        "import { queue } from 'fw-runtime/queue'",
+        "import { PublishArticle } from '#app/Jobs/PublishArticle.js'",
+        "import { createClient } from './app.js'",
+        '',
+        'afterEach(() => queue.restore())',
+        '',
+        "it('queues PublishArticle with the title it was given', async () => {",
+        '  const jobs = queue.fake()',
+        "  const response = await (await createClient()).post('/articles/publish', { title: 'Queued' })",
+        '  expect(response.status).toBe(200)',
+        "  jobs.assertPushed(PublishArticle, (payload) => payload.title === 'Queued')",
+        '})',
+        '',
+      ].join('\n'),
+    )
+    const tests = await passesItsOwnChecks(app)
+    expect(tests).toMatch(/tests\/publish\.test\.ts \(1 test\)/)
+    await buildAndStart(app, async ({ url }) => {
+      const title = `Published ${Math.random()}`
+      expect(await getJson(`${url}/articles/publish`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title }) })).toEqual({ status: 200, body: { queued: true } })
+      const { articles } = (await getJson(`${url}/articles`)).body as { articles: { title: string }[] }
+      expect(articles.filter((article) => article.title === title)).toHaveLength(1)
+    })
+  })
+
   it('route:list reads the app routes, and fw serve and fw serve:node answer', async () => {
     const routes = await fw('route:list')
     expect(routes.stdout).toMatch(/^GET +\/reports +\S*ReportController@index/m)
@@ -274,7 +322,8 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       // fw start sets NODE_ENV=production, whatever APP_ENV the .env of a laptop says.
       expect(page).toContain(`<dt>Environment</dt><dd>${how === 'fw start' ? 'production' : 'local'}</dd>`)
       expect(page).toContain(`<dt>Application</dt><dd>${name} ${version}</dd>`)
-      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">7<\/td>/)
+      // The 7 articles of the seeder and factory steps, and the 2 that make:job's job wrote.
+      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">9<\/td>/)
     })
   })
 })

@@ -2,6 +2,7 @@ import { makeAuth } from '../../../generators/make-auth/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
 import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeFactory } from '../../../generators/make-factory/index.js'
+import { makeJob } from '../../../generators/make-job/index.js'
 import { makeMiddleware } from '../../../generators/make-middleware/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
@@ -33,6 +34,7 @@ export const commands: readonly Command[] = [
   makeMiddleware,
   makeSeeder,
   makeFactory,
+  makeJob,
   makeTest,
   makeAuth,
   makeDash,

@@ -5,8 +5,13 @@ import type { Database, Tables } from './Tables.js'
 // Provides `db` to the process-wide container: whoever can call db() finds it registered.
 import './registerDatabase.js'
 
-/** The transaction that `transaction()` runs its work in, for every `db()` inside it. */
-const current = new AsyncLocalStorage<Transaction<Tables>>()
+/** The transaction that `transaction()` runs its work in, and what waits for it to commit. */
+interface Running {
+  readonly trx: Transaction<Tables>
+  readonly afterCommit: (() => unknown)[]
+}
+
+const current = new AsyncLocalStorage<Running>()
 
 /**
  * The application's database: the `db` service of the process-wide container, or, inside `transaction()`, that
@@ -18,13 +23,14 @@ const current = new AsyncLocalStorage<Transaction<Tables>>()
  * ```
  */
 export function db(): Database {
-  return current.getStore() ?? Container.getInstance().make<Database>('db')
+  return current.getStore()?.trx ?? Container.getInstance().make<Database>('db')
 }
 
 /**
  * Runs `work` in one database transaction, as Laravel's `DB::transaction()`: every query made through `db()` while
  * it runs (models, fw-runtime/auth, your own) goes through the transaction, which commits when `work` resolves and
- * rolls back, all of it, when it throws. Inside another `transaction()`, `work` joins the outer one.
+ * rolls back, all of it, when it throws. Inside another `transaction()`, `work` joins the outer one. What
+ * `afterCommit()` was given inside it runs once the transaction has committed, in order, and never after a rollback.
  *
  * @example
  * ```ts
@@ -34,10 +40,32 @@ export function db(): Database {
  * })
  * ```
  */
-export function transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+export async function transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   const outer = current.getStore()
-  if (outer) return work(outer)
-  return db()
+  if (outer) return work(outer.trx)
+  const afterCommit: (() => unknown)[] = []
+  const result = await db()
     .transaction()
-    .execute((trx) => current.run(trx, () => work(trx)))
+    .execute((trx) => current.run({ trx, afterCommit }, () => work(trx)))
+  for (const callback of afterCommit) await callback()
+  return result
+}
+
+/**
+ * Runs `callback` once the transaction it is called in has committed (right away outside a transaction), as
+ * Laravel's `DB::afterCommit()`: for what must not happen for writes that are rolled back, such as a job that reads
+ * them or a mail that announces them. It is dropped when the transaction rolls back.
+ *
+ * @example
+ * ```ts
+ * await transaction(async () => {
+ *   const user = await User.create(values)
+ *   await afterCommit(() => console.log(`user ${user.id} is stored`))
+ * })
+ * ```
+ */
+export async function afterCommit(callback: () => unknown): Promise<void> {
+  const running = current.getStore()
+  if (running) running.afterCommit.push(callback)
+  else await callback()
 }

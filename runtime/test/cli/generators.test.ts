@@ -227,6 +227,36 @@ describe('fw make:factory and make:model --factory', () => {
   })
 })
 
+describe('fw make:job', () => {
+  it('writes a job with a typed payload, and says how to dispatch it', async () => {
+    const made = await app.fw(['make:job', 'SendWelcomeEmail'])
+    expect(made).toMatchObject({ code: 0, stderr: '', stdout: 'Created App/Jobs/SendWelcomeEmail.ts\nDispatch it with: await SendWelcomeEmail.dispatch({ … })\n' })
+    const job = read('App/Jobs/SendWelcomeEmail.ts')
+    expect(job).toContain("import { Job } from 'fw-runtime/queue'")
+    expect(job).toContain('export interface SendWelcomeEmailPayload {')
+    expect(job).toContain(' * Send welcome email, outside the request: `await SendWelcomeEmail.dispatch({ … })`')
+    expect(job).toContain('export class SendWelcomeEmail extends Job<SendWelcomeEmailPayload> {\n  async handle(payload: SendWelcomeEmailPayload): Promise<void> {')
+    expect(job).not.toContain('{{')
+  })
+
+  it('puts Mail/SendInvoice in a subfolder, and never overwrites without --force', async () => {
+    expect((await app.fw(['make:job', 'Mail/SendInvoice'])).code).toBe(0)
+    expect(read('App/Jobs/Mail/SendInvoice.ts')).toContain('export class SendInvoice extends Job<SendInvoicePayload> {')
+    const again = await app.fw(['make:job', 'Mail/SendInvoice'])
+    expect([again.code, again.stderr]).toEqual([1, 'App/Jobs/Mail/SendInvoice.ts already exists; use --force to overwrite it\n'])
+    expect((await app.fw(['make:job', 'Mail/SendInvoice', '--force'])).code).toBe(0)
+  })
+
+  it('refuses a name that is not a class name', async () => {
+    const refused = await app.fw(['make:job', 'send-email'])
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      '"send-email" is not a valid job name: use a PascalCase class name such as SendWelcomeEmail, optionally in folders (Admin/SendWelcomeEmail)\n',
+    ])
+    expect(files('App')).toEqual([])
+  })
+})
+
 describe('fw make:migration', () => {
   it('writes a timestamped create-table stub with a portable id and timestamps', async () => {
     const result = await app.fw(['make:migration', 'create_flights_table'])

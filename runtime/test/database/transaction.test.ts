@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { createDatabase } from '../../src/database/createDatabase.js'
-import { db, transaction } from '../../src/database/db.js'
+import { afterCommit, db, transaction } from '../../src/database/db.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'fw-transaction-'))
@@ -57,5 +57,36 @@ describe.each(databases)('transaction() on $name', ({ open }) => {
     })
     await expect(failed).rejects.toThrow('changed my mind')
     expect(await titles()).toEqual(['a', 'b'])
+  })
+
+  it('runs afterCommit callbacks once the outermost transaction has committed, in order, seeing its writes', async () => {
+    const seen: string[][] = []
+    const order: string[] = []
+    await transaction(async () => {
+      await write('f')
+      await afterCommit(async () => {
+        order.push('first')
+        seen.push(await titles())
+      })
+      await transaction(async () => {
+        await afterCommit(() => order.push('nested'))
+      })
+      order.push('work done')
+    })
+    expect(order).toEqual(['work done', 'first', 'nested'])
+    expect(seen).toEqual([['a', 'b', 'f']])
+    // Outside a transaction, at once.
+    await afterCommit(() => order.push('now'))
+    expect(order.at(-1)).toBe('now')
+  })
+
+  it('drops afterCommit callbacks when the transaction rolls back', async () => {
+    const ran: string[] = []
+    const failed = transaction(async () => {
+      await afterCommit(() => ran.push('after'))
+      throw new Error('no')
+    })
+    await expect(failed).rejects.toThrow('no')
+    expect(ran).toEqual([])
   })
 })

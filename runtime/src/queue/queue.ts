@@ -1,0 +1,52 @@
+import { pendingJob } from './pendingJob.js'
+import { QueueFake } from './QueueFake.js'
+import { SyncQueue } from './SyncQueue.js'
+import type { DispatchOptions, JobConstructor, QueueDriver } from './types.js'
+
+/** The drivers `QUEUE_DRIVER` names. */
+const DRIVERS: Record<string, () => QueueDriver> = { sync: () => new SyncQueue() }
+
+let chosen: QueueDriver | undefined
+
+/** The driver of `QUEUE_DRIVER` (default `sync`), made on first use. */
+function driver(): QueueDriver {
+  if (chosen) return chosen
+  const name = process.env.QUEUE_DRIVER || 'sync'
+  const make = DRIVERS[name]
+  if (!make) throw new Error(`QUEUE_DRIVER=${name} is not a queue driver of Fw; it has: ${Object.keys(DRIVERS).join(', ')}`)
+  return (chosen = make())
+}
+
+/**
+ * The application's queue: where `Job.dispatch()` sends a job, through the driver `QUEUE_DRIVER` names (`sync`,
+ * the default, runs it at once), or a fake in tests.
+ *
+ * @example
+ * ```ts
+ * await queue.dispatch(SendWelcomeEmail, { userId: 1 }, { delay: 60 })   // as SendWelcomeEmail.dispatch(...)
+ * const jobs = queue.fake()                                              // in a test
+ * ```
+ */
+export const queue = {
+  /** Queues `job` with its payload (JSON) and options; inside `transaction()`, it exists once the transaction commits. */
+  async dispatch<P>(job: JobConstructor<P>, payload: P, options?: DispatchOptions): Promise<void> {
+    await driver().push(pendingJob(job, payload, options))
+  },
+
+  /** The name of the driver in use: `sync`, `fake`, … */
+  driverName(): string {
+    return driver().name
+  },
+
+  /** Records dispatched jobs instead of running them, until `queue.restore()`; returns the fake to assert on. */
+  fake(): QueueFake {
+    const fake = new QueueFake()
+    chosen = fake
+    return fake
+  },
+
+  /** Puts `QUEUE_DRIVER`'s driver back after `fake()`. */
+  restore(): void {
+    chosen = undefined
+  },
+}
