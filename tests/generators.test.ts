@@ -265,6 +265,34 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     })
   })
 
+  it('signed links: built on APP_URL, answered by a route with the signed middleware, refused once changed', async () => {
+    addRoutes(
+      [],
+      [
+        "Route.get('/invitations/{id}', (request) => ({ invitation: request.param('id') })).name('invitations.show').middleware('signed')",
+        "Route.get('/invite/{id}', (request) => ({ link: Route.signedUrl('invitations.show', { id: request.param('id')! }, { expiresIn: 600 }) }))",
+      ],
+    )
+    await passesItsOwnChecks(app)
+    /** The invitation link the app makes, then what its own path, and a changed one, answer. */
+    const answers = async (url: string) => {
+      const { link } = (await getJson(`${url}/invite/7`)).body as { link: string }
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:8000\/invitations\/7\?expires=\d+&signature=[0-9a-f]{64}$/)
+      const path = link.slice('http://127.0.0.1:8000'.length)
+      expect(await getJson(`${url}${path}`)).toEqual({ status: 200, body: { invitation: '7' } })
+      expect(await getJson(`${url}${path.replace('/7?', '/8?')}`)).toEqual({ status: 403, body: { error: 'Invalid signature.' } })
+    }
+    for (const command of ['serve', 'serve:node']) {
+      const server = await app.start(['npx', 'fw', command])
+      try {
+        await answers(server.url)
+      } finally {
+        await server.stop()
+      }
+    }
+    await buildAndStart(app, ({ url }) => answers(url))
+  })
+
   it('route:list reads the app routes, and fw serve and fw serve:node answer', async () => {
     const routes = await fw('route:list')
     expect(routes.stdout).toMatch(/^GET +\/reports +\S*ReportController@index/m)

@@ -16,6 +16,8 @@ interface RouteRegistrar {
   fallback<T>(handler: RouteHandler<T>): RouteDefinition
   group(options: GroupOptions, routes: () => void): void
   getRoutes(): readonly RouteDefinition[]
+  url(name: string, params?: Record<string, string | number>): string
+  signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string
 }
 
 /** The application's router, bound once by its first `loadRoutesFromFile`. */
@@ -108,4 +110,21 @@ export const Route = {
   getRoutes(): readonly RouteDefinition[] {
     return application?.getRoutes() ?? []
   },
+  /** The path of a named route of the application: `Route.url('users.show', { id: 5 })` is `/users/5` (see `router.url`). */
+  url(name: string, params?: Record<string, string | number>): string {
+    return loaded('url').url(name, params)
+  },
+  /**
+   * The absolute, signed link of a named route of the application, built on `APP_URL`, for a route with the `signed`
+   * middleware: `Route.signedUrl('unsubscribe', { user: 5 }, { expiresIn: 3600 })` (see `router.signedUrl`).
+   */
+  signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string {
+    return loaded('signedUrl').signedUrl(name, params, options)
+  },
+}
+
+/** The application's router once its routes are loaded, for what reads them. */
+function loaded(call: string): RouteRegistrar {
+  if (!application) throw new Error(`Route.${call}() needs the application's routes: it works once router.loadRoutesFromFile() has loaded them`)
+  return application
 }

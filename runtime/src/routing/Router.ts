@@ -26,6 +26,8 @@ import {
 } from './RouteDefinition.js'
 import { RouteTree, type RouteMatch } from './RouteTree.js'
 import { routeUrl } from './routeUrl.js'
+import { UrlSigner } from './UrlSigner.js'
+import { verifySignature } from './verifySignature.js'
 
 export type { GroupOptions } from './RouteDefinition.js'
 
@@ -100,6 +102,7 @@ export class Router {
   /** Every `router.use`, in the order added; path-scoped ones in their place among the others. */
   private readonly globalMiddleware: GlobalEntry[] = []
   private readonly aliases = new Map<string, Middleware>()
+  private signer: UrlSigner | undefined
   private readonly groups: GroupOptions[] = []
   private fallbackRoute: RouteDefinition | undefined
   /** Serves the public folder's files to GET and HEAD requests no route takes; undefined when turned off. */
@@ -119,8 +122,8 @@ export class Router {
     this.handlerTimeout = handlerTimeout(options.handlerTimeout)
     this.deadlines = this.handlerTimeout > 0 ? new AnswerDeadlines(this.handlerTimeout, (pending) => this.timedOut(pending)) : null
     this.logger = options.logger ?? createLogger()
-    // Ready for any route to name: `.middleware('session', 'csrf')`.
-    this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken())
+    // Ready for any route to name: `.middleware('session', 'csrf')`, `.middleware('signed')`.
+    this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken()).set('signed', verifySignature())
     // Outermost, so that its time and status cover everything; absent unless asked for, so it costs nothing then.
     if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push({ middleware: requestLog(this.logger), scope: undefined })
   }
@@ -345,6 +348,34 @@ export class Router {
     const route = this.named.get(name)
     if (!route) throw new Error(`No route is named "${name}"`)
     return routeUrl(route, params)
+  }
+
+  /**
+   * The absolute link of a named route, signed with `APP_KEY` (HMAC-SHA256), for a route with the `signed`
+   * middleware: a link in a mail that must not be forged or changed. With `expiresIn` (seconds) the link expires,
+   * the expiry being signed too. It is built on `APP_URL`, never on the Host header of the request being answered.
+   *
+   * @example
+   * ```ts
+   * router.signedUrl('unsubscribe', { user: 5 }, { expiresIn: 3600 })
+   * // 'https://example.com/unsubscribe/5?expires=1767225600&signature=3f…'
+   * ```
+   */
+  signedUrl(name: string, params: Record<string, string | number> = {}, options: { expiresIn?: number } = {}): string {
+    const { expiresIn } = options
+    if (expiresIn !== undefined && !(Number.isFinite(expiresIn) && expiresIn > 0)) {
+      throw new TypeError(`signedUrl(): expiresIn is a number of seconds above 0, got ${String(expiresIn)}`)
+    }
+    for (const reserved of ['expires', 'signature']) {
+      if (reserved in params) throw new TypeError(`signedUrl(): "${reserved}" is the signature's own parameter; name yours otherwise`)
+    }
+    const appUrl = process.env.APP_URL?.replace(/\/+$/, '')
+    if (!appUrl || !/^https?:\/\/[^/?#]+$/.test(appUrl)) {
+      throw new Error(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for signed links, got ${JSON.stringify(process.env.APP_URL ?? '')}`)
+    }
+    this.signer ??= UrlSigner.fromEnvironment()
+    const expiresAt = expiresIn === undefined ? undefined : Date.now() / 1000 + expiresIn
+    return appUrl + this.signer.sign(this.url(name, params), expiresAt)
   }
 
   /**

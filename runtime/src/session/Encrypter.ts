@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { appSecrets, deriveKeys } from './appKeys.js'
 
 const IV_BYTES = 12
 const TAG_BYTES = 16
@@ -22,17 +23,12 @@ export class Encrypter {
   /** `keys[0]` seals; every key opens. `purpose` keeps keys derived for one use from opening another's values. */
   constructor(secrets: readonly string[], purpose: string) {
     if (secrets.length === 0) throw new Error('An Encrypter needs at least one key')
-    this.keys = secrets.map((secret) => Buffer.from(hkdfSync('sha256', keyBytes(secret), Buffer.alloc(0), purpose, 32)))
+    this.keys = deriveKeys(secrets, purpose)
   }
 
   /** From `APP_KEY` (and `APP_PREVIOUS_KEYS`, comma-separated) in the environment; throws when APP_KEY is unset. */
   static fromEnvironment(purpose: string): Encrypter {
-    const current = process.env.APP_KEY
-    if (!current) {
-      throw new Error('APP_KEY is not set: sessions and other encrypted values need it. Run npx fw key:generate to put one in .env')
-    }
-    const previous = (process.env.APP_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean)
-    return new Encrypter([current, ...previous], purpose)
+    return new Encrypter(appSecrets('sessions and other encrypted values'), purpose)
   }
 
   /** The text, encrypted and authenticated, as URL-safe characters. */
@@ -62,9 +58,4 @@ export class Encrypter {
     }
     return undefined
   }
-}
-
-/** `base64:…` keys (as `generateAppKey` makes them) are decoded; any other string is used as it is. */
-function keyBytes(secret: string): Buffer {
-  return secret.startsWith('base64:') ? Buffer.from(secret.slice(7), 'base64') : Buffer.from(secret, 'utf8')
 }

@@ -1,40 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { sql, type Kysely } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Container } from '../../src/container/Container.js'
-import { createDatabase } from '../../src/database/createDatabase.js'
+import type { Kysely } from 'kysely'
+import { describe, expect, it } from 'vitest'
 import { afterCommit, db, transaction } from '../../src/database/db.js'
-import { startPostgres, type TestPostgres } from '../support/postgres.js'
+import { databases, useNotesDatabase } from '../support/notesDatabase.js'
 
-const folder = mkdtempSync(join(tmpdir(), 'fw-transaction-'))
-let postgres: TestPostgres | undefined
-afterAll(() => {
-  postgres?.stop()
-  rmSync(folder, { recursive: true, force: true })
-})
-
-const databases = [
-  { name: 'SQLite', open: async () => createDatabase(`sqlite:${join(folder, 'database.sqlite')}`) },
-  { name: 'PostgreSQL', open: async () => createDatabase((postgres ??= await startPostgres()).url) },
-]
-
-describe.each(databases)('transaction() on $name', ({ open }) => {
-  let database: Kysely<any>
-  beforeAll(async () => {
-    database = await open()
-    await sql`create table notes (title text not null)`.execute(database)
-    Container.setInstance(new Container().instance('db', database))
-  })
-  afterAll(async () => {
-    Container.setInstance(undefined)
-    await database.destroy()
-  })
+describe.each(databases)('transaction() on $name', ({ name }) => {
+  const notes = useNotesDatabase(name)
 
   /** A write through db(), as a model or fw-runtime/auth makes it: never handed the transaction. */
   const write = (title: string) => (db() as Kysely<any>).insertInto('notes').values({ title }).execute()
-  const titles = async () => (await database.selectFrom('notes').select('title').orderBy('title').execute()).map((row) => row.title)
+  const titles = async () => (await notes.database().selectFrom('notes').select('title').orderBy('title').execute()).map((row) => row.title)
 
   it('puts every db() inside it into the transaction, and commits them together', async () => {
     await transaction(async (trx) => {
@@ -45,7 +19,7 @@ describe.each(databases)('transaction() on $name', ({ open }) => {
         await write('b')
       })
     })
-    expect(db()).toBe(database)
+    expect(db()).toBe(notes.database())
     expect(await titles()).toEqual(['a', 'b'])
   })
 

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Container, type Cradle } from '../../src/container/Container.js'
-import { createDatabase } from '../../src/database/createDatabase.js'
 import { db, transaction } from '../../src/database/db.js'
 import { Job, queue } from '../../src/queue.js'
-import { startPostgres, type TestPostgres } from '../support/postgres.js'
+import { databases, useNotesDatabase } from '../support/notesDatabase.js'
 
 /** What the jobs of this file did, in order. */
 const done: string[] = []
@@ -130,29 +126,8 @@ describe('queue.fake()', () => {
   })
 })
 
-const folder = mkdtempSync(join(tmpdir(), 'fw-queue-'))
-let postgres: TestPostgres | undefined
-afterAll(() => {
-  postgres?.stop()
-  rmSync(folder, { recursive: true, force: true })
-})
-
-const databases = [
-  { name: 'SQLite', open: async () => createDatabase(`sqlite:${join(folder, 'database.sqlite')}`) },
-  { name: 'PostgreSQL', open: async () => createDatabase((postgres ??= await startPostgres()).url) },
-]
-
-describe.each(databases)('a dispatch inside transaction() on $name', ({ open }) => {
-  let database: Kysely<any>
-  beforeAll(async () => {
-    database = await open()
-    await sql`create table notes (title text not null)`.execute(database)
-    Container.setInstance(new Container().instance('db', database))
-  })
-  afterAll(async () => {
-    Container.setInstance(undefined)
-    await database.destroy()
-  })
+describe.each(databases)('a dispatch inside transaction() on $name', ({ name }) => {
+  useNotesDatabase(name)
 
   const write = (title: string) => (db() as Kysely<any>).insertInto('notes').values({ title }).execute()
 
