@@ -11,24 +11,17 @@ const published = (id) => id % 4 !== 0
 const FIRST_POST_AT = Date.UTC(2026, 0, 1)
 const minutes = (count) => new Date(FIRST_POST_AT + count * 60_000)
 
-export const BLOG_SCHEMA = {
-  postgres: [
-    'CREATE TABLE users (id integer PRIMARY KEY, name text NOT NULL, email text NOT NULL UNIQUE)',
-    `CREATE TABLE posts (id integer PRIMARY KEY, author_id integer NOT NULL REFERENCES users, title text NOT NULL, body text NOT NULL,
-      published boolean NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`,
-    'CREATE INDEX posts_author_id ON posts (author_id)',
-    'CREATE TABLE comments (id integer PRIMARY KEY, post_id integer NOT NULL REFERENCES posts, body text NOT NULL, created_at timestamptz NOT NULL)',
-    'CREATE INDEX comments_post_id ON comments (post_id)',
-  ],
-  sqlite: [
-    'CREATE TABLE users (id integer PRIMARY KEY, name text NOT NULL, email text NOT NULL UNIQUE)',
-    `CREATE TABLE posts (id integer PRIMARY KEY, author_id integer NOT NULL REFERENCES users, title text NOT NULL, body text NOT NULL,
-      published boolean NOT NULL, created_at timestamp NOT NULL, updated_at timestamp NOT NULL)`,
-    'CREATE INDEX posts_author_id ON posts (author_id)',
-    'CREATE TABLE comments (id integer PRIMARY KEY, post_id integer NOT NULL REFERENCES posts, body text NOT NULL, created_at timestamp NOT NULL)',
-    'CREATE INDEX comments_post_id ON comments (post_id)',
-  ],
-}
+/** The blog's tables, alike on both databases but for the type of their times. */
+const blogSchema = (time) => [
+  'CREATE TABLE users (id integer PRIMARY KEY, name text NOT NULL, email text NOT NULL UNIQUE)',
+  `CREATE TABLE posts (id integer PRIMARY KEY, author_id integer NOT NULL REFERENCES users, title text NOT NULL, body text NOT NULL,
+    published boolean NOT NULL, created_at ${time} NOT NULL, updated_at ${time} NOT NULL)`,
+  'CREATE INDEX posts_author_id ON posts (author_id)',
+  `CREATE TABLE comments (id integer PRIMARY KEY, post_id integer NOT NULL REFERENCES posts, body text NOT NULL, created_at ${time} NOT NULL)`,
+  'CREATE INDEX comments_post_id ON comments (post_id)',
+]
+
+export const BLOG_SCHEMA = { postgres: blogSchema('timestamptz'), sqlite: blogSchema('timestamp') }
 
 /** The rows of `users`, `posts` and `comments`, in their columns' order; times as Dates. */
 export function blogRows() {

@@ -2,7 +2,8 @@ import type { DispatchOptions, JobConstructor, PendingJob } from './types.js'
 
 const DEFAULTS = { queue: 'default', delay: 0, attempts: 3, backoff: 10 } as const
 
-const QUEUE_NAME = /^[\w.:-]{1,64}$/
+// Only names pg-boss also takes (it refuses `:`), so that a queue keeps its name on PostgreSQL.
+const QUEUE_NAME = /^[\w.-]{1,64}$/
 
 /**
  * The job as it will be queued: the options of the dispatch over the class's own over Fw's defaults, each checked,
@@ -13,7 +14,7 @@ export function pendingJob(job: JobConstructor, payload: unknown, options: Dispa
   const settled = { ...DEFAULTS, ...job.options, ...options }
   const wrong = (message: string) => new TypeError(`${job.name}.dispatch(): ${message}`)
   if (typeof settled.queue !== 'string' || !QUEUE_NAME.test(settled.queue)) {
-    throw wrong(`queue must be 1 to 64 letters, digits and _ . : -, got ${JSON.stringify(settled.queue)}`)
+    throw wrong(`queue must be 1 to 64 letters, digits and _ . -, got ${JSON.stringify(settled.queue)}`)
   }
   if (!isSeconds(settled.delay)) throw wrong(`delay must be a number of seconds, 0 or more, got ${String(settled.delay)}`)
   if (!Number.isInteger(settled.attempts) || settled.attempts < 1) throw wrong(`attempts must be a whole number, 1 or more, got ${String(settled.attempts)}`)

@@ -43,8 +43,8 @@ export class UrlSigner {
   verify(target: string, now: number = Date.now()): SignatureCheck {
     const signed = SIGNED.exec(target)
     if (!signed) return 'invalid'
-    const [, content, sent] = signed as unknown as [string, string, string]
-    const given = Buffer.from(sent, 'hex')
+    const content = signed[1]!
+    const given = Buffer.from(signed[2]!, 'hex')
     if (!this.keys.some((key) => timingSafeEqual(Buffer.from(this.signature(key, content), 'hex'), given))) return 'invalid'
     const query = content.indexOf('?')
     const expires = query === -1 ? null : new URLSearchParams(content.slice(query + 1)).get('expires')

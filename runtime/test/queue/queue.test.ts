@@ -74,7 +74,9 @@ describe('the sync queue (the default)', () => {
     expect(await refused(() => Greet.dispatch({ name: 'x' }, { delay: -1 }))).toBe('Greet.dispatch(): delay must be a number of seconds, 0 or more, got -1')
     expect(await refused(() => Greet.dispatch({ name: 'x' }, { attempts: 0 }))).toBe('Greet.dispatch(): attempts must be a whole number, 1 or more, got 0')
     expect(await refused(() => Greet.dispatch({ name: 'x' }, { backoff: Number.POSITIVE_INFINITY }))).toBe('Greet.dispatch(): backoff must be a number of seconds, 0 or more, got Infinity')
-    expect(await refused(() => Greet.dispatch({ name: 'x' }, { queue: 'mail queue' }))).toBe('Greet.dispatch(): queue must be 1 to 64 letters, digits and _ . : -, got "mail queue"')
+    for (const name of ['mail queue', 'mail:high', '']) {
+      expect(await refused(() => Greet.dispatch({ name: 'x' }, { queue: name }))).toBe(`Greet.dispatch(): queue must be 1 to 64 letters, digits and _ . -, got ${JSON.stringify(name)}`)
+    }
     expect(await refused(() => Greet.dispatch({ name: 'x' }, { uniqueKey: '' }))).toBe('Greet.dispatch(): uniqueKey must be text of 1 to 255 characters, got ""')
     expect(done).toEqual([])
   })
