@@ -2,7 +2,7 @@
 import Fastify from 'fastify'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { fortunesPage, queryCount, randomId } from './tfb.mjs'
+import { fortunesPage, postsOfRows, queryCount, randomId, withComments } from './tfb.mjs'
 
 const db = new Kysely({
   dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) }) }),
@@ -35,10 +35,8 @@ app.get('/posts', async () => {
     .orderBy('posts.id', 'desc')
     .limit(50)
     .execute()
-  const posts = rows.map(({ author_name, author_email, ...post }) => ({ ...post, author: { id: post.author_id, name: author_name, email: author_email }, comments: [] }))
-  const byId = new Map(posts.map((post) => [post.id, post]))
-  const comments = await db.selectFrom('comments').selectAll().where('post_id', 'in', [...byId.keys()]).orderBy('id').execute()
-  for (const comment of comments) byId.get(comment.post_id).comments.push(comment)
-  return posts
+  const posts = postsOfRows(rows)
+  const comments = await db.selectFrom('comments').selectAll().where('post_id', 'in', posts.map((post) => post.id)).orderBy('id').execute()
+  return withComments(posts, comments)
 })
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

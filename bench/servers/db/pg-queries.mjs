@@ -1,7 +1,7 @@
 // The db suite's queries on a plain pg pool of DB_POOL_MAX connections, shared by the servers that use pg
 // directly. Named statements: pg prepares each once per connection, as TechEmpower's rules allow.
 import pg from 'pg'
-import { randomId } from './tfb.mjs'
+import { postsOfRows, randomId, withComments } from './tfb.mjs'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) })
 
@@ -35,9 +35,6 @@ const COMMENTS_OF = { name: 'comments-of', text: 'SELECT * FROM comments WHERE p
 
 /** The 50 latest published posts, each with its author (joined) and its comments (one more query). */
 export async function latestPosts() {
-  const { rows } = await pool.query(LATEST_POSTS)
-  const posts = rows.map(({ author_name, author_email, ...post }) => ({ ...post, author: { id: post.author_id, name: author_name, email: author_email }, comments: [] }))
-  const byId = new Map(posts.map((post) => [post.id, post]))
-  for (const comment of (await pool.query({ ...COMMENTS_OF, values: [posts.map((post) => post.id)] })).rows) byId.get(comment.post_id).comments.push(comment)
-  return posts
+  const posts = postsOfRows((await pool.query(LATEST_POSTS)).rows)
+  return withComments(posts, (await pool.query({ ...COMMENTS_OF, values: [posts.map((post) => post.id)] })).rows)
 }

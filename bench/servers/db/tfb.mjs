@@ -1,6 +1,6 @@
 // What every server of the db suite does alike, by TechEmpower's rules: the random id, the `queries`
-// parameter, and the fortunes page (the added row, the sort, the escaping). Only the database access
-// and the framework differ from one server to the next.
+// parameter, and the fortunes page (the added row, the sort, the escaping); and the blog page of the peers
+// that load it by hand. Only the database access and the framework differ from one server to the next.
 
 /** A random id of `world`, 1..10,000. */
 export const randomId = () => 1 + Math.floor(Math.random() * 10000)
@@ -21,4 +21,15 @@ export function fortunesPage(fortunes) {
   let rows = ''
   for (const f of fortunes) rows += `<tr><td>${f.id}</td><td>${escape(f.message)}</td></tr>`
   return `<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>${rows}</table></body></html>`
+}
+
+/** The blog page's posts from rows of posts joined to their authors (`author_name`, `author_email`), comments to come. */
+export const postsOfRows = (rows) =>
+  rows.map(({ author_name, author_email, ...post }) => ({ ...post, author: { id: post.author_id, name: author_name, email: author_email }, comments: [] }))
+
+/** Puts each comment, in the order given, on its post; returns the posts. */
+export function withComments(posts, comments) {
+  const byId = new Map(posts.map((post) => [post.id, post]))
+  for (const comment of comments) byId.get(comment.post_id).comments.push(comment)
+  return posts
 }
