@@ -75,7 +75,8 @@ function prettyLogger(): Logger {
         console.log(`${styleText('dim', time())} ${styleText('bold', method)} ${path} ${styleText(statusColor(status), String(status))} ${styleText('dim', `${ms.toFixed(1)} ms`)}`)
         return
       }
-      console.log(`${styleText('dim', time())} ${message}`, fields)
+      const shown = Object.entries(fields).map(([key, value]) => `${key}=${String(value)}`)
+      console.log(`${styleText('dim', time())} ${message}${shown.length > 0 ? ` ${styleText('dim', shown.join(' '))}` : ''}`)
     },
     error(message, ...details) {
       // The message says what and where, with the fields (the request id) on its line; the error (with its stack)

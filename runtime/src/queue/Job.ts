@@ -1,6 +1,9 @@
 import { queue } from './queue.js'
 import type { DispatchOptions } from './types.js'
 
+/** What marks a job class for a worker that loads the app's jobs, whichever copy of fw-runtime it came from. */
+export const JOB_BRAND = Symbol.for('fw.job')
+
 /** The payload a job class's `handle` takes. */
 export type PayloadOf<J> = J extends Job<infer Payload> ? Payload : never
 
@@ -26,6 +29,8 @@ type DispatchArgs<Payload> = undefined extends Payload ? [payload?: Payload, opt
 export abstract class Job<Payload = undefined> {
   /** Defaults of every dispatch of this job. */
   static options: DispatchOptions = {}
+
+  static readonly [JOB_BRAND] = true
 
   abstract handle(payload: Payload): unknown
 

@@ -1,10 +1,11 @@
+import { DatabaseQueue } from './DatabaseQueue.js'
 import { pendingJob } from './pendingJob.js'
 import { QueueFake } from './QueueFake.js'
 import { SyncQueue } from './SyncQueue.js'
-import type { DispatchOptions, JobConstructor, QueueDriver } from './types.js'
+import type { DispatchOptions, JobConstructor, QueueDriver, StoredQueue } from './types.js'
 
 /** The drivers `QUEUE_DRIVER` names. */
-const DRIVERS: Record<string, () => QueueDriver> = { sync: () => new SyncQueue() }
+const DRIVERS: Record<string, () => QueueDriver> = { sync: () => new SyncQueue(), database: () => new DatabaseQueue() }
 
 let chosen: QueueDriver | undefined
 
@@ -36,6 +37,15 @@ export const queue = {
   /** The name of the driver in use: `sync`, `fake`, … */
   driverName(): string {
     return driver().name
+  },
+
+  /** The driver in use when it stores jobs for workers (`database`); throws, saying why, when it does not. */
+  stored(): StoredQueue {
+    const current = driver()
+    if (!('claim' in current)) {
+      throw new Error(`QUEUE_DRIVER=${current.name} keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database`)
+    }
+    return current as StoredQueue
   },
 
   /** Records dispatched jobs instead of running them, until `queue.restore()`; returns the fake to assert on. */

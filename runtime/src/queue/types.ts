@@ -40,3 +40,69 @@ export interface QueueDriver {
   readonly name: string
   push(job: PendingJob): Promise<void>
 }
+
+/** A job a worker has claimed, under a lease of its own until it completes, fails or is released. */
+export interface ClaimedJob {
+  readonly id: string
+  readonly queue: string
+  /** The class's name, which the worker looks the class up by. */
+  readonly name: string
+  readonly payload: unknown
+  /** Which run of the job this is, from 1. */
+  readonly attempt: number
+  /** How many runs it may have. */
+  readonly attempts: number
+  /** The claim's own token: once another worker has claimed the job, this one's writes change nothing. */
+  readonly lease: string
+}
+
+/** What became of a failed run: run again later, failed for good, or no longer this worker's (its lease expired). */
+export type FailOutcome = 'retry' | 'failed' | 'lost'
+
+/** A queue that stores jobs for workers: what a worker asks of it. Each write after the claim is fenced by the lease. */
+export interface StoredQueue extends QueueDriver {
+  /** The next job that is due on the first of `queues` that has one, leased to `worker`; undefined when none is. */
+  claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined>
+  /** Extends the lease; false when the job is no longer this worker's. */
+  heartbeat(job: ClaimedJob): Promise<boolean>
+  /** Removes the job, done; false when it was no longer this worker's (it may run again elsewhere). */
+  complete(job: ClaimedJob): Promise<boolean>
+  /** Records the error; the job runs again after its backoff while it has attempts left (and `retry` is not false). */
+  fail(job: ClaimedJob, error: unknown, options?: { retry?: boolean }): Promise<FailOutcome>
+  /** Gives the job back, due now, the run not counted: for a worker told to stop before it started it. */
+  release(job: ClaimedJob): Promise<boolean>
+  /** The failed jobs, oldest first, with what they threw. */
+  failed(): Promise<FailedJob[]>
+  /** Puts failed jobs back on their queue with their attempts renewed; the number put back. */
+  retry(ids: readonly string[] | 'all'): Promise<number>
+  /** Deletes failed jobs; the number deleted. */
+  flush(ids?: readonly string[]): Promise<number>
+  /** How many jobs wait (due or delayed), run and have failed. */
+  counts(): Promise<QueueCounts>
+  /** Closes what the driver opened for itself. */
+  close?(): Promise<void>
+}
+
+/** A failed job, as `fw queue:failed` lists it. */
+export interface FailedJob {
+  readonly id: string
+  readonly queue: string
+  readonly name: string
+  readonly payload: unknown
+  readonly attempts: number
+  readonly failedAt: Date
+  readonly error: JobError
+}
+
+/** What a failed run threw, as it is stored. */
+export interface JobError {
+  readonly name: string
+  readonly message: string
+  readonly stack: string | undefined
+}
+
+export interface QueueCounts {
+  readonly waiting: number
+  readonly active: number
+  readonly failed: number
+}

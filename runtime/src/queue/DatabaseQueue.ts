@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import { db } from '../database/db.js'
+import { dialectOf } from '../database/dialectOf.js'
+import { createJobsTable } from './jobsTable.js'
+import type { ClaimedJob, FailOutcome, FailedJob, JobError, PendingJob, QueueCounts, StoredQueue } from './types.js'
+
+/** How long a claim lasts without a heartbeat: a worker killed mid-job gives its job back after this. */
+export const LEASE_MS = 30_000
+
+interface ClaimedRow {
+  id: number
+  queue: string
+  name: string
+  payload: string
+  attempts: number
+  max_attempts: number
+}
+
+interface FailedRow {
+  id: number
+  queue: string
+  name: string
+  payload: string
+  attempts: number
+  failed_at: number
+  last_error: string | null
+}
+
+/**
+ * `QUEUE_DRIVER=database`: the jobs wait in a table of the application's SQLite database (`fw_jobs`, made on first
+ * use), as Laravel's database queue, with leases that make a killed worker's job run again. A dispatch inserts
+ * through `db()`, so inside `transaction()` the job exists once the transaction commits and never after a rollback.
+ * A worker claims under `BEGIN IMMEDIATE` (one writer at a time: no job is claimed twice) and renews its lease while
+ * the job runs; once the lease has expired, another worker may claim the job, and every write of the first is
+ * fenced off by the lease's token.
+ */
+export class DatabaseQueue implements StoredQueue {
+  readonly name = 'database'
+  #ready: Promise<void> | undefined
+
+  constructor(
+    /** The application's database, or the transaction under way. */
+    private readonly database: () => Kysely<any> = db,
+    private readonly leaseMs = LEASE_MS,
+  ) {}
+
+  async push(job: PendingJob): Promise<void> {
+    const database = await this.#table()
+    const now = Date.now()
+    await sql`insert into fw_jobs (queue, name, payload, unique_key, state, max_attempts, backoff, available_at, created_at)
+      values (${job.queue}, ${job.name}, ${JSON.stringify(job.payload ?? null)}, ${job.uniqueKey ?? null}, 'ready',
+              ${job.attempts}, ${job.backoff}, ${job.availableAt.getTime()}, ${now})
+      on conflict do nothing`.execute(database)
+  }
+
+  async claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined> {
+    const database = await this.#table()
+    const now = Date.now()
+    const lease = randomUUID()
+    return database.transaction().execute(async (trx) => {
+      await this.#expireLeases(trx, now)
+      for (const queue of queues) {
+        const { rows } = await sql<ClaimedRow>`update fw_jobs
+          set state = 'active', attempts = attempts + 1, lease_token = ${lease}, worker = ${worker}, leased_until = ${now + this.leaseMs}
+          where id = (select id from fw_jobs where state = 'ready' and queue = ${queue} and available_at <= ${now} order by available_at, id limit 1)
+          returning id, queue, name, payload, attempts, max_attempts`.execute(trx)
+        const row = rows[0]
+        if (row) {
+          return { id: String(row.id), queue: row.queue, name: row.name, payload: JSON.parse(row.payload), attempt: row.attempts, attempts: row.max_attempts, lease }
+        }
+      }
+      return undefined
+    })
+  }
+
+  async heartbeat(job: ClaimedJob): Promise<boolean> {
+    return this.#fenced(job, sql`update fw_jobs set leased_until = ${Date.now() + this.leaseMs}`)
+  }
+
+  async complete(job: ClaimedJob): Promise<boolean> {
+    return this.#fenced(job, sql`delete from fw_jobs`)
+  }
+
+  async fail(job: ClaimedJob, error: unknown, { retry = true }: { retry?: boolean } = {}): Promise<FailOutcome> {
+    const now = Date.now()
+    const final = !retry || job.attempt >= job.attempts
+    const stored = JSON.stringify(jobError(error))
+    const changed = await this.#fenced(
+      job,
+      final
+        ? sql`update fw_jobs set state = 'failed', failed_at = ${now}, last_error = ${stored}, lease_token = null, leased_until = null, worker = null`
+        : sql`update fw_jobs set state = 'ready', available_at = ${now} + backoff * 1000 * (1 << (attempts - 1)), last_error = ${stored},
+              lease_token = null, leased_until = null, worker = null`,
+    )
+    if (!changed) return 'lost'
+    return final ? 'failed' : 'retry'
+  }
+
+  async release(job: ClaimedJob): Promise<boolean> {
+    return this.#fenced(
+      job,
+      sql`update fw_jobs set state = 'ready', attempts = attempts - 1, available_at = ${Date.now()}, lease_token = null, leased_until = null, worker = null`,
+    )
+  }
+
+  async failed(): Promise<FailedJob[]> {
+    const database = await this.#table()
+    const { rows } = await sql<FailedRow>`select id, queue, name, payload, attempts, failed_at, last_error from fw_jobs
+      where state = 'failed' order by failed_at, id`.execute(database)
+    return rows.map((row) => ({
+      id: String(row.id),
+      queue: row.queue,
+      name: row.name,
+      payload: JSON.parse(row.payload),
+      attempts: row.attempts,
+      failedAt: new Date(row.failed_at),
+      error: storedError(row.last_error),
+    }))
+  }
+
+  async retry(ids: readonly string[] | 'all'): Promise<number> {
+    const database = await this.#table()
+    // A unique job whose twin already waits stays failed (`or ignore`): the waiting one will do its work.
+    const { numAffectedRows } = await sql`update or ignore fw_jobs
+      set state = 'ready', attempts = 0, available_at = ${Date.now()}, failed_at = null
+      where state = 'failed' and ${this.#only(ids)}`.execute(database)
+    return Number(numAffectedRows ?? 0)
+  }
+
+  async flush(ids: readonly string[] | 'all' = 'all'): Promise<number> {
+    const database = await this.#table()
+    const { numAffectedRows } = await sql`delete from fw_jobs where state = 'failed' and ${this.#only(ids)}`.execute(database)
+    return Number(numAffectedRows ?? 0)
+  }
+
+  async counts(): Promise<QueueCounts> {
+    const database = await this.#table()
+    const { rows } = await sql<{ state: string; count: number }>`select state, count(*) as count from fw_jobs group by state`.execute(database)
+    const count = (state: string) => Number(rows.find((row) => row.state === state)?.count ?? 0)
+    return { waiting: count('ready'), active: count('active'), failed: count('failed') }
+  }
+
+  /** Gives back the jobs of workers that stopped renewing their lease (killed, or stalled): due now, or failed when that was their last run. */
+  async #expireLeases(trx: Kysely<any>, now: number): Promise<void> {
+    const error = JSON.stringify({ name: 'LeaseExpired', message: 'The worker running this job stopped renewing its lease (it was killed or stalled)' })
+    await sql`update fw_jobs
+      set state = case when attempts >= max_attempts then 'failed' else 'ready' end,
+          failed_at = case when attempts >= max_attempts then ${now} end,
+          available_at = ${now}, last_error = ${error}, lease_token = null, leased_until = null, worker = null
+      where state = 'active' and leased_until < ${now}`.execute(trx)
+  }
+
+  /** Runs a write on the job only while it is still under this claim; whether it changed it. */
+  async #fenced(job: ClaimedJob, statement: ReturnType<typeof sql>): Promise<boolean> {
+    const database = await this.#table()
+    const { numAffectedRows } = await sql`${statement} where id = ${Number(job.id)} and lease_token = ${job.lease} and state = 'active'`.execute(database)
+    return Number(numAffectedRows ?? 0) === 1
+  }
+
+  #only(ids: readonly string[] | 'all') {
+    if (ids === 'all') return sql`1 = 1`
+    return ids.length === 0 ? sql`0 = 1` : sql`id in (${sql.join(ids.map(Number))})`
+  }
+
+  /** The database, once the jobs table exists. Made again inside a transaction, whose rollback would undo it. */
+  async #table(): Promise<Kysely<any>> {
+    const database = this.database()
+    if (this.#ready) {
+      await this.#ready
+      return database
+    }
+    if (dialectOf(database) !== 'sqlite') {
+      throw new Error('QUEUE_DRIVER=database keeps its jobs in a SQLite database, and DATABASE_URL names PostgreSQL: use QUEUE_DRIVER=sync for now')
+    }
+    if (database.isTransaction) {
+      await createJobsTable(database)
+      return database
+    }
+    this.#ready = createJobsTable(database).catch((error: unknown) => {
+      this.#ready = undefined
+      throw error
+    })
+    await this.#ready
+    return database
+  }
+}
+
+/** What a run threw, as JSON can keep it. */
+export function jobError(error: unknown): JobError {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack }
+  return { name: 'Error', message: String(error), stack: undefined }
+}
+
+function storedError(text: string | null): JobError {
+  if (!text) return { name: 'Error', message: '(no error was recorded)', stack: undefined }
+  const { name = 'Error', message = '', stack } = JSON.parse(text) as Partial<JobError>
+  return { name, message, stack }
+}

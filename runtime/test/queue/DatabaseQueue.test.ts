@@ -1,0 +1,300 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql, type Kysely } from 'kysely'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { Container, type Cradle } from '../../src/container/Container.js'
+import { createDatabase } from '../../src/database/createDatabase.js'
+import { transaction } from '../../src/database/db.js'
+import type { Logger } from '../../src/log/Logger.js'
+import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
+import { loadJobs } from '../../src/queue/jobRegistry.js'
+import { Worker } from '../../src/queue/Worker.js'
+import { Job, queue } from '../../src/queue.js'
+import { startPostgres, type TestPostgres } from '../support/postgres.js'
+
+/** What the jobs of this file did, in order. */
+const done: string[] = []
+
+class Greet extends Job<{ name: string }> {
+  constructor(private readonly services: Cradle) {
+    super()
+  }
+
+  async handle({ name }: { name: string }): Promise<void> {
+    done.push(`${this.services.greeting as string}, ${name}`)
+  }
+}
+
+class Poison extends Job {
+  static override options = { attempts: 2, backoff: 0 }
+
+  handle(): void {
+    done.push('poison')
+    throw new TypeError('cannot read the upload')
+  }
+}
+
+class Slow extends Job<{ ms: number }> {
+  async handle({ ms }: { ms: number }): Promise<void> {
+    await sleep(ms)
+    done.push(`slow ${ms}`)
+  }
+}
+
+let folder: string
+let database: Kysely<any>
+
+/** The row of a job, as the table holds it. */
+const rows = async () => (await sql<Record<string, any>>`select * from fw_jobs order by id`.execute(database)).rows
+
+/** A logger that keeps what it is told. */
+function keptLog(): Logger & { lines: string[] } {
+  const lines: string[] = []
+  return { lines, info: (message) => lines.push(message), error: (message) => lines.push(message) }
+}
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'fw-jobs-'))
+  database = createDatabase(`sqlite:${join(folder, 'database.sqlite')}`)
+  Container.setInstance(new Container().instance('db', database).instance('greeting', 'Hello'))
+})
+afterAll(async () => {
+  Container.setInstance(undefined)
+  await database.destroy()
+  rmSync(folder, { recursive: true, force: true })
+})
+beforeEach(() => {
+  process.env.QUEUE_DRIVER = 'database'
+})
+afterEach(async () => {
+  done.length = 0
+  queue.restore()
+  delete process.env.QUEUE_DRIVER
+  await sql`delete from fw_jobs`.execute(database)
+})
+
+describe('the database queue (SQLite)', () => {
+  it('stores a dispatched job in fw_jobs, made on first use, for a worker to claim', async () => {
+    expect(queue.driverName()).toBe('database')
+    await Greet.dispatch({ name: 'Ada' })
+    expect(done).toEqual([])
+    const [row] = await rows()
+    expect(row).toMatchObject({ queue: 'default', name: 'Greet', payload: '{"name":"Ada"}', state: 'ready', attempts: 0, max_attempts: 3, backoff: 10 })
+
+    const jobs = new DatabaseQueue()
+    const claimed = await jobs.claim(['default'], 'worker-1')
+    expect(claimed).toMatchObject({ id: String(row!.id), name: 'Greet', payload: { name: 'Ada' }, attempt: 1, attempts: 3 })
+    expect(await jobs.claim(['default'], 'worker-2')).toBeUndefined()
+    expect((await rows())[0]).toMatchObject({ state: 'active', attempts: 1, worker: 'worker-1', lease_token: claimed!.lease })
+    expect(await jobs.counts()).toEqual({ waiting: 0, active: 1, failed: 0 })
+    expect(await jobs.complete(claimed!)).toBe(true)
+    expect(await rows()).toEqual([])
+  })
+
+  it('claims from the first queue named that has a job due, and not a delayed job before its time', async () => {
+    await Greet.dispatch({ name: 'later' }, { queue: 'high', delay: 60 })
+    await Greet.dispatch({ name: 'low' }, { queue: 'low' })
+    await Greet.dispatch({ name: 'high' }, { queue: 'high' })
+    const jobs = new DatabaseQueue()
+    expect((await jobs.claim(['high', 'low'], 'w'))?.payload).toEqual({ name: 'high' })
+    expect((await jobs.claim(['high', 'low'], 'w'))?.payload).toEqual({ name: 'low' })
+    expect(await jobs.claim(['high', 'low'], 'w')).toBeUndefined()
+    const [later] = await rows()
+    expect(later!.available_at - Date.now()).toBeGreaterThan(55_000)
+    expect(await jobs.counts()).toEqual({ waiting: 1, active: 2, failed: 0 })
+  })
+
+  it('stores a job dispatched in transaction() only when it commits', async () => {
+    await expect(
+      transaction(async () => {
+        await Greet.dispatch({ name: 'rolled back' })
+        throw new Error('changed my mind')
+      }),
+    ).rejects.toThrow('changed my mind')
+    expect(await rows()).toEqual([])
+    await transaction(async () => {
+      await Greet.dispatch({ name: 'committed' })
+    })
+    expect((await rows()).map((row) => row.payload)).toEqual(['{"name":"committed"}'])
+  })
+
+  it('keeps one waiting job per unique key, and takes a new one once it runs', async () => {
+    await Greet.dispatch({ name: 'first' }, { uniqueKey: 'user:1' })
+    await Greet.dispatch({ name: 'dropped' }, { uniqueKey: 'user:1' })
+    await Greet.dispatch({ name: 'other key' }, { uniqueKey: 'user:2' })
+    expect((await rows()).map((row) => row.payload)).toEqual(['{"name":"first"}', '{"name":"other key"}'])
+    const claimed = await new DatabaseQueue().claim(['default'], 'w')
+    await Greet.dispatch({ name: 'after the claim' }, { uniqueKey: 'user:1' })
+    // The claimed one failing back into the queue does not collide with its waiting twin.
+    expect(await new DatabaseQueue().fail(claimed!, new Error('again'))).toBe('retry')
+    expect((await rows()).map((row) => [row.payload, row.state])).toEqual([
+      ['{"name":"first"}', 'ready'],
+      ['{"name":"other key"}', 'ready'],
+      ['{"name":"after the claim"}', 'ready'],
+    ])
+  })
+
+  it('runs a failed job again after its backoff, doubled each time, then fails it with its error; retry and flush', async () => {
+    await Greet.dispatch({ name: 'x' }, { attempts: 3, backoff: 5 })
+    const jobs = new DatabaseQueue()
+    const due = async () => {
+      // The backoff, seen in the row, then the row made due so that the test need not wait for it.
+      const [row] = await rows()
+      await sql`update fw_jobs set available_at = 0`.execute(database)
+      return Math.round((row!.available_at - Date.now()) / 1000)
+    }
+    const first = await jobs.claim(['default'], 'w')
+    expect(await jobs.fail(first!, new Error('mail server down'))).toBe('retry')
+    expect(await due()).toBe(5)
+    const second = await jobs.claim(['default'], 'w')
+    expect(second!.attempt).toBe(2)
+    expect(await jobs.fail(second!, new Error('mail server down'))).toBe('retry')
+    expect(await due()).toBe(10)
+    const third = await jobs.claim(['default'], 'w')
+    expect(await jobs.fail(third!, new RangeError('mail server gone'))).toBe('failed')
+    expect(await jobs.claim(['default'], 'w')).toBeUndefined()
+
+    const [failed] = await jobs.failed()
+    expect(failed).toMatchObject({ name: 'Greet', queue: 'default', payload: { name: 'x' }, attempts: 3, error: { name: 'RangeError', message: 'mail server gone' } })
+    expect(failed!.error.stack).toMatch(/^RangeError: mail server gone\n\s+at /)
+    expect(Date.now() - failed!.failedAt.getTime()).toBeLessThan(5_000)
+
+    expect(await jobs.retry([failed!.id])).toBe(1)
+    expect(await jobs.retry('all')).toBe(0)
+    const again = await jobs.claim(['default'], 'w')
+    expect(again).toMatchObject({ attempt: 1, attempts: 3 })
+    expect(await jobs.fail(again!, new Error('no'), { retry: false })).toBe('failed')
+    expect(await jobs.counts()).toEqual({ waiting: 0, active: 0, failed: 1 })
+    expect(await jobs.flush()).toBe(1)
+    expect(await rows()).toEqual([])
+  })
+
+  it('gives an expired lease to the next worker, and fences off every later write of the first', async () => {
+    await Greet.dispatch({ name: 'x' }, { attempts: 2 })
+    const jobs = new DatabaseQueue(undefined, 50)
+    const first = await jobs.claim(['default'], 'killed')
+    await sleep(80)
+    const second = await jobs.claim(['default'], 'alive')
+    expect(second).toMatchObject({ attempt: 2 })
+    expect(second!.lease).not.toBe(first!.lease)
+    expect(await jobs.heartbeat(first!)).toBe(false)
+    expect(await jobs.complete(first!)).toBe(false)
+    expect(await jobs.fail(first!, new Error('late'))).toBe('lost')
+    expect(await jobs.release(first!)).toBe(false)
+    expect((await rows())[0]).toMatchObject({ state: 'active', worker: 'alive' })
+
+    // Its last attempt's lease expiring fails it, saying why.
+    await sleep(80)
+    expect(await jobs.claim(['default'], 'third')).toBeUndefined()
+    const [failed] = await jobs.failed()
+    expect(failed!.error).toMatchObject({ name: 'LeaseExpired', message: 'The worker running this job stopped renewing its lease (it was killed or stalled)' })
+    expect(await jobs.complete(second!)).toBe(false)
+  })
+
+  it('gives a released job back due now, its run not counted', async () => {
+    await Greet.dispatch({ name: 'x' }, { delay: 0 })
+    const jobs = new DatabaseQueue()
+    const claimed = await jobs.claim(['default'], 'w')
+    expect(await jobs.release(claimed!)).toBe(true)
+    expect((await rows())[0]).toMatchObject({ state: 'ready', attempts: 0, lease_token: null })
+  })
+})
+
+describe('a worker', () => {
+  const registry = new Map<string, any>([
+    ['Greet', Greet],
+    ['Poison', Poison],
+    ['Slow', Slow],
+  ])
+
+  it('runs the jobs due with the container\'s services, retries a throwing one, then fails it, and stops with --once when none is left', async () => {
+    await Greet.dispatch({ name: 'Ada' })
+    await Poison.dispatch()
+    await storeUnknownJobs(['Gone'])
+    const logger = keptLog()
+    const worker = new Worker(new DatabaseQueue(), registry, { logger, pollMs: 10, maxTime: 5 })
+    const running = worker.run()
+    for (let i = 0; i < 100 && (await new DatabaseQueue().counts()).failed < 2; i++) await sleep(20)
+    worker.stop()
+    expect(await running).toBe('stopped')
+    expect(done).toEqual(['Hello, Ada', 'poison', 'poison'])
+    const failed = await new DatabaseQueue().failed()
+    expect(failed.map((job) => [job.name, job.attempts, job.error.message])).toEqual([
+      ['Gone', 1, "No job class Gone among the app's jobs (App/Jobs): was it renamed or deleted?"],
+      ['Poison', 2, 'cannot read the upload'],
+    ])
+    expect(logger.lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Greet #\d+ done$/),
+        expect.stringMatching(/^\[fw\] Poison #\d+ threw: it will run again$/),
+        expect.stringMatching(/^\[fw\] Poison #\d+ threw: it failed \(fw queue:failed lists it\)$/),
+        expect.stringMatching(/^\[fw\] Gone #\d+ failed: no job class of that name in App\/Jobs$/),
+      ]),
+    )
+    expect(await new Worker(new DatabaseQueue(), registry, { logger, once: true }).run()).toBe('once')
+  })
+
+  it('runs jobs side by side up to its concurrency, stops after --max-jobs, and lets the jobs in flight finish when stopped', async () => {
+    for (const ms of [300, 300, 300]) await Slow.dispatch({ ms })
+    const started = Date.now()
+    const worker = new Worker(new DatabaseQueue(), registry, { logger: keptLog(), concurrency: 3, maxJobs: 2, pollMs: 10 })
+    expect(await worker.run()).toBe('max-jobs')
+    expect(done).toEqual(['slow 300', 'slow 300'])
+    expect(Date.now() - started).toBeLessThan(550)
+    expect((await rows()).map((row) => row.state)).toEqual(['ready'])
+
+    const stopped = new Worker(new DatabaseQueue(), registry, { logger: keptLog(), pollMs: 10 })
+    const running = stopped.run()
+    await sleep(100)
+    stopped.stop()
+    expect(await running).toBe('stopped')
+    expect(done).toEqual(['slow 300', 'slow 300', 'slow 300'])
+    expect(await rows()).toEqual([])
+  })
+})
+
+describe('loadJobs', () => {
+  it('finds the job classes a folder exports, by name, and refuses two of one name', async () => {
+    const jobs = join(folder, 'Jobs')
+    const job = (name: string) => `import { Job } from ${JSON.stringify(new URL('../../src/queue.ts', import.meta.url).href)}\nexport class ${name} extends Job { handle() {} }\n`
+    mkdirSync(join(jobs, 'Mail'), { recursive: true })
+    writeFileSync(join(jobs, 'PruneTokens.ts'), `${job('PruneTokens')}export const helper = () => 1\n`)
+    writeFileSync(join(jobs, 'Mail/SendWelcome.ts'), job('SendWelcome'))
+    writeFileSync(join(jobs, 'Mail/SendWelcome.test.ts'), 'throw new Error("a test is not a job")\n')
+    expect([...(await loadJobs(jobs)).keys()].sort()).toEqual(['PruneTokens', 'SendWelcome'])
+    expect((await loadJobs(join(folder, 'none'))).size).toBe(0)
+    writeFileSync(join(jobs, 'Mail/PruneTokens.ts'), job('PruneTokens'))
+    await expect(loadJobs(jobs)).rejects.toThrow(
+      'Two job classes are named PruneTokens (Mail/PruneTokens.ts and PruneTokens.ts): a stored job names its class, so rename one',
+    )
+  })
+})
+
+/** Jobs stored under class names this process does not know, as a renamed class leaves them. */
+async function storeUnknownJobs(names: string[]): Promise<void> {
+  for (const name of names) {
+    await sql`insert into fw_jobs (queue, name, payload, state, max_attempts, backoff, available_at, created_at)
+      values ('default', ${name}, 'null', 'ready', 3, 0, 0, 0)`.execute(database)
+  }
+}
+
+describe('the database queue on PostgreSQL', () => {
+  let postgres: TestPostgres
+  let pg: Kysely<any>
+  beforeAll(async () => {
+    postgres = await startPostgres()
+    pg = createDatabase(postgres.url)
+  })
+  afterAll(async () => {
+    await pg?.destroy()
+    postgres?.stop()
+  })
+
+  it('says it needs SQLite', async () => {
+    await expect(new DatabaseQueue(() => pg).counts()).rejects.toThrow(
+      'QUEUE_DRIVER=database keeps its jobs in a SQLite database, and DATABASE_URL names PostgreSQL: use QUEUE_DRIVER=sync for now',
+    )
+  })
+})
