@@ -13,6 +13,7 @@ import type { Command } from './Command.js'
 import { dbTypes } from './dbTypes.js'
 import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
+import { queueFailed, queueFlush, queueRetry, queueWork } from './queue.js'
 import { routeList } from './routeList.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
@@ -48,4 +49,8 @@ export const commands: readonly Command[] = [
   migrateUnlock,
   dbSeed,
   dbTypes,
+  queueWork,
+  queueFailed,
+  queueRetry,
+  queueFlush,
 ]

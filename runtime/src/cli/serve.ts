@@ -83,6 +83,8 @@ export const serve: Command = {
       env.APP_DEBUG ??= 'true'
       // The development server prints a line per request, unless the environment says otherwise.
       env.LOG_REQUESTS ??= 'true'
+      // A queue worker in the app's process, when QUEUE_DRIVER stores jobs: they run with no second terminal.
+      env.FW_QUEUE_IN_PROCESS ??= '1'
       return env
     }
     const env = await environment()
@@ -158,6 +160,7 @@ export const serveNode: Command = {
     const file = entry(input.cwd)
     const env = await serverEnvironment(input, { FW_SERVER: 'node' })
     env.APP_DEBUG ??= 'true'
+    env.FW_QUEUE_IN_PROCESS ??= '1'
     const child = startApp(input.cwd, file, env)
     const forward = (signal: NodeJS.Signals) => child.kill(signal)
     process.on('SIGINT', forward).on('SIGTERM', forward)

@@ -10,36 +10,45 @@ const ENTRY = 'dist/public/index.js'
 /** A worker that dies before it listens is started again after this long, so that a broken app does not spin. */
 const RETRY_DELAY = 1_000
 
-function workerCount(value: string | boolean | undefined): number {
-  if (value === undefined) return 1
+function workerCount(value: string | boolean | undefined, name = 'workers', none = 1): number {
+  if (value === undefined) return none
   if (value === 'auto') return availableParallelism()
   if (typeof value === 'string' && /^[1-9]\d*$/.test(value)) return Number(value)
-  throw new CommandError(`Invalid --workers "${String(value)}": use a whole number from 1, or auto for one per CPU`)
+  throw new CommandError(`Invalid --${name} "${String(value)}": use a whole number from 1, or auto for one per CPU`)
 }
 
 export const start: Command = {
   name: 'start',
   summary: 'Start the built app for production: node:cluster workers, replaced when one dies',
-  usage: 'start [--workers=1|N|auto] [--port=8000] [--host=127.0.0.1]',
+  usage: 'start [--workers=1|N|auto] [--queue-workers=N|auto] [--port=8000] [--host=127.0.0.1]',
   details: [
     `Runs ${ENTRY} (npm run build first) in N workers sharing one port; NODE_ENV defaults to production.`,
     'A worker that dies is logged and replaced at once. SIGHUP replaces the workers one by one (a new one listens',
     'before the old one drains); SIGTERM or SIGINT lets every request in flight finish, then exits 0.',
     'Run it directly (npx fw start, or your process manager), not through npm start: npm does not pass signals on.',
+    '--queue-workers=N also runs N fw queue:work processes (QUEUE_DRIVER=database), each replaced when it dies;',
+    'SIGTERM lets them finish their jobs in flight.',
   ],
-  options: { workers: { type: 'string', short: 'w' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  options: { workers: { type: 'string', short: 'w' }, 'queue-workers': { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
     const count = workerCount(input.values.workers)
+    const queueWorkers = workerCount(input.values['queue-workers'], 'queue-workers', 0)
     const file = join(input.cwd, ENTRY)
     if (!existsSync(file)) throw new CommandError(`No ${ENTRY} in ${input.cwd}: run npm run build first`)
     const env = await serverEnvironment(input)
     env.NODE_ENV ??= 'production'
+    if (queueWorkers > 0 && (env.QUEUE_DRIVER || 'sync') === 'sync') {
+      throw new CommandError('--queue-workers runs the jobs a queue stores, and QUEUE_DRIVER=sync runs each at dispatch: set QUEUE_DRIVER=database')
+    }
     await checkPort(env)
     const { appRoot } = await import('../config/appRoot.js')
     const { reportMissingSettings } = await import('../config/reportMissingSettings.js')
     reportMissingSettings(appRoot(input.cwd), env)
     cluster.setupPrimary({ exec: file, args: [], cwd: input.cwd })
-    return supervise(count, env)
+    const queue = queueWorkers > 0 ? (await import('./queueWorkers.js')).superviseQueueWorkers(queueWorkers, input.cwd, env) : undefined
+    const code = await supervise(count, env)
+    await queue?.stop()
+    return code
   },
 }
 

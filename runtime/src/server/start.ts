@@ -47,9 +47,11 @@ export async function start(target: Router | RequestListener, options: ServeOpti
     reportBuildImports(root)
   }
   const useNode = process.env.FW_SERVER === 'node'
+  const queueWorker = process.env.FW_QUEUE_IN_PROCESS === '1' && !cluster.isWorker ? await inProcessWorker() : undefined
   let running: RunningServer
   try {
-    running = await (useNode ? serveNode : serve)(target, { ...options, port, host })
+    const handleSignals = queueWorker ? false : options.handleSignals
+    running = await (useNode ? serveNode : serve)(target, { ...options, port, host, handleSignals })
   } catch (error) {
     if (error instanceof PortInUseError) {
       console.error(error.message)
@@ -60,10 +62,21 @@ export async function start(target: Router | RequestListener, options: ServeOpti
   if (cluster.isWorker) {
     followPrimary(running, options.shutdownTimeout ?? 10_000)
   } else {
-    console.log(`Fw ${useNode ? '(node:http) ' : ''}listening on ${running.url}`)
+    console.log(`Fw ${useNode ? '(node:http) ' : ''}listening on ${running.url}${queueWorker ? ', with a queue worker' : ''}`)
     exitOnFatalError(running)
   }
+  if (queueWorker) {
+    // The server's requests and the worker's jobs in flight both finish before the process exits.
+    const onSignal = () => void Promise.all([running.close(), queueWorker.stop()]).then(() => process.exit(0))
+    process.once('SIGTERM', onSignal).once('SIGINT', onSignal)
+  }
   return running
+}
+
+/** The worker `fw serve` runs beside the server, loaded only when asked for. */
+async function inProcessWorker(): Promise<{ stop(): Promise<void> } | undefined> {
+  const { startInProcessWorker } = await import('../queue/inProcessWorker.js')
+  return startInProcessWorker(appRoot())
 }
 
 /** Outside fw start: an uncaught error is logged, the server drains, and the process exits 1. */

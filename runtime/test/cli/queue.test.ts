@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql, type Kysely } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createDatabase } from '../../src/database/createDatabase.js'
+import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
+import { pendingJob } from '../../src/queue/pendingJob.js'
+import type { DispatchOptions } from '../../src/queue/types.js'
+import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+
+/**
+ * The app's jobs, as a user writes them. Each run of a job appends a line to runs.log (`start <n> <pid>`, then
+ * `done <n>`): the log counts executions. `Sleepy` waits for a minute on its first run (a run to kill), and finishes
+ * at once on the next ones; `Greeter` takes a service from bootstrap/app.ts.
+ */
+const JOBS: Record<string, string> = {
+  'App/Jobs/Greeter.ts': `import { appendFileSync } from 'node:fs'
+import type { Cradle } from 'fw-runtime'
+import { Job } from 'fw-runtime/queue'
+
+export class Greeter extends Job<{ name: string }> {
+  constructor(private readonly services: Cradle) {
+    super()
+  }
+
+  async handle({ name }: { name: string }): Promise<void> {
+    appendFileSync('runs.log', \`\${this.services.greeting as string}, \${name}\\n\`)
+  }
+}
+`,
+  'App/Jobs/Sleepy.ts': `import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Job } from 'fw-runtime/queue'
+
+export class Sleepy extends Job<{ n: number; ms?: number }> {
+  async handle({ n, ms }: { n: number; ms?: number }): Promise<void> {
+    const before = existsSync('runs.log') ? readFileSync('runs.log', 'utf8').split('\\n').filter((line) => line.startsWith(\`start \${n} \`)).length : 0
+    appendFileSync('runs.log', \`start \${n} \${process.pid}\\n\`)
+    await sleep(ms ?? (before === 0 ? 60_000 : 0))
+    appendFileSync('runs.log', \`done \${n}\\n\`)
+  }
+}
+`,
+  'App/Jobs/Poison.ts': `import { Job } from 'fw-runtime/queue'
+
+export class Poison extends Job {
+  handle(): void {
+    throw new TypeError('cannot read the upload')
+  }
+}
+`,
+  'bootstrap/app.ts': `import type { Container, Router } from 'fw-runtime'
+
+export function configure(container: Container, router: Router): void {
+  container.instance('greeting', 'Hello')
+}
+`,
+}
+
+let app: FwApp
+let database: Kysely<any>
+const started: ChildProcess[] = []
+
+beforeEach(() => {
+  app = createFwApp()
+  for (const [path, content] of Object.entries(JOBS)) app.write(path, content)
+  app.write('.env', 'QUEUE_DRIVER=database\n')
+  database = createDatabase(`sqlite:${join(app.dir, 'database/database.sqlite')}`)
+})
+afterEach(async () => {
+  for (const child of started) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL')
+      await once(child, 'exit')
+    }
+  }
+  started.length = 0
+  await database.destroy()
+  app.remove()
+})
+
+/** Dispatches a job of the app by its class name, into the app's own database, as its routes would. */
+async function dispatch(name: string, payload: unknown = undefined, options: DispatchOptions = {}): Promise<void> {
+  const job = Object.defineProperty(class {}, 'name', { value: name }) as never
+  await new DatabaseQueue(() => database).push(pendingJob(job, payload, options))
+}
+
+/** The lines of runs.log: what the jobs did. */
+const runs = () => (existsSync(join(app.dir, 'runs.log')) ? readFileSync(join(app.dir, 'runs.log'), 'utf8').trim().split('\n') : [])
+
+const jobRows = async () => (await sql<Record<string, any>>`select * from fw_jobs order by id`.execute(database)).rows
+
+/** `fw queue:work` running in the app, with its output so far. */
+function work(args: string[] = [], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number> } {
+  const child = spawn(process.execPath, [FW, 'queue:work', ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  started.push(child)
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 1))))
+  return { child, output: () => output, exited }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<number> {
+  const start = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`Waited ${timeoutMs} ms for ${what}`)
+    await sleep(50)
+  }
+  return Date.now() - start
+}
+
+describe('fw queue:work', () => {
+  it('says what to set when the queue stores no job, and refuses bad options', async () => {
+    app.write('.env', '')
+    const sync = await app.fw(['queue:work', '--once'])
+    expect(sync).toMatchObject({ code: 1, stdout: '' })
+    expect(sync.stderr).toBe('QUEUE_DRIVER=sync keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database\n')
+    for (const [option, message] of [
+      ['--concurrency=0', 'Invalid --concurrency "0": use a whole number from 1'],
+      ['--max-jobs=two', 'Invalid --max-jobs "two": use a whole number from 1'],
+      ['--queue=mail:high', 'Invalid --queue "mail:high": name queues with letters, digits and _ . -, separated by commas'],
+    ]) {
+      expect(await app.fw(['queue:work', option!])).toMatchObject({ code: 1, stderr: `${message}\n` })
+    }
+  })
+
+  it('runs the next job with --once, built with the services bootstrap/app.ts binds, and exits 0', async () => {
+    await dispatch('Greeter', { name: 'Ada' })
+    await dispatch('Greeter', { name: 'Grace' })
+    const result = await app.fw(['queue:work', '--once'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/^Fw queue worker \S+ on default \(concurrency 1\): Greeter, Poison, Sleepy\n/)
+    expect(result.stdout).toMatch(/ Greeter #1 done /)
+    expect(result.stdout).toMatch(/Stopped \(once\) after 1 job\.\n$/)
+    expect(runs()).toEqual(['Hello, Ada'])
+    expect((await jobRows()).map((row) => row.payload)).toEqual(['{"name":"Grace"}'])
+  })
+
+  it('fails a poison job after its attempts with its error and stack; queue:failed, queue:retry and queue:flush', async () => {
+    await dispatch('Poison', undefined, { attempts: 3, backoff: 0 })
+    const worked = await app.fw(['queue:work', '--max-jobs=3'])
+    expect(worked.code).toBe(0)
+    expect(worked.stderr.match(/Poison #1 threw: it will run again/g)).toHaveLength(2)
+    expect(worked.stderr).toMatch(/Poison #1 threw: it failed \(fw queue:failed lists it\)/)
+    expect(worked.stderr).toMatch(/TypeError: cannot read the upload\n\s+at Poison\.handle/)
+
+    const listed = await app.fw(['queue:failed'])
+    expect(listed.code).toBe(0)
+    const lines = listed.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^ID\s+Queue\s+Job\s+Attempts\s+Failed at \(UTC\)\s+Error$/)
+    expect(lines[2]).toMatch(/^1\s+default\s+Poison\s+3\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+TypeError: cannot read the upload$/)
+    const [row] = await jobRows()
+    expect(JSON.parse(row!.last_error).stack).toMatch(/^TypeError: cannot read the upload\n\s+at /)
+
+    expect(await app.fw(['queue:retry', '9'])).toMatchObject({ code: 1, stderr: 'No failed job 9: fw queue:failed lists them\n' })
+    expect(await app.fw(['queue:retry', 'one'])).toMatchObject({ code: 1, stderr: 'Invalid job id "one": give the ID fw queue:failed lists, or all\n' })
+    expect(await app.fw(['queue:retry', '1'])).toMatchObject({ code: 0, stdout: 'Queued 1 failed job again.\n' })
+    expect((await jobRows())[0]).toMatchObject({ state: 'ready', attempts: 0 })
+    expect(await app.fw(['queue:failed'])).toMatchObject({ code: 0, stdout: 'No failed jobs.\n' })
+    expect((await app.fw(['queue:work', '--max-jobs=3'])).code).toBe(0)
+    expect(await app.fw(['queue:flush'])).toMatchObject({ code: 0, stdout: 'Deleted 1 failed job.\n' })
+    expect(await jobRows()).toEqual([])
+    expect(await app.fw(['queue:flush'])).toMatchObject({ code: 0, stdout: 'No failed jobs.\n' })
+  })
+
+  it('on SIGTERM takes no new job, finishes the ones in flight and exits 0', async () => {
+    await dispatch('Sleepy', { n: 1, ms: 1_500 })
+    await dispatch('Sleepy', { n: 2, ms: 0 })
+    const worker = work()
+    await until(() => runs().length === 1, 'the first job to start')
+    worker.child.kill('SIGTERM')
+    expect(await worker.exited).toBe(0)
+    expect(worker.output()).toMatch(/SIGTERM: finishing the jobs in flight, then exiting/)
+    expect(runs()).toEqual([expect.stringMatching(/^start 1 /), 'done 1'])
+    expect((await jobRows()).map((row) => [JSON.parse(row.payload).n, row.state])).toEqual([[2, 'ready']])
+  })
+
+  it('runs a job again within 60 s when its worker is killed with -9 in the middle, once, by another worker', async () => {
+    await dispatch('Sleepy', { n: 1 })
+    const first = work()
+    await until(() => runs().length === 1, 'the job to start')
+    const second = work(['--concurrency=2'])
+    await until(() => second.output().includes('Fw queue worker'), 'the second worker to start')
+    first.child.kill('SIGKILL')
+    await first.exited
+    const rerun = await until(() => runs().includes('done 1'), 'the job to run again', 60_000)
+    expect(rerun).toBeLessThan(60_000)
+    const starts = runs().filter((line) => line.startsWith('start 1 '))
+    expect(starts).toEqual([`start 1 ${first.child.pid}`, `start 1 ${second.child.pid}`])
+    expect(runs().filter((line) => line === 'done 1')).toHaveLength(1)
+    await until(async () => (await jobRows()).length === 0, 'the job to be deleted')
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  }, 90_000)
+})
