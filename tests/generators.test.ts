@@ -2,8 +2,9 @@
 // own tests without touching its development database, builds, and answers from dist/ under `fw start` and under
 // `node dist/public/index.js` started from another folder (tests/support/shipped.ts). The routes a generator
 // leaves to the user are added here as a user adds them, in routes/web.ts.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { stripVTControlCharacters } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { installedApp, type InstalledApp, type Template } from './support/installedApp.js'
@@ -265,6 +266,26 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     })
   })
 
+  it('queue:work: with QUEUE_DRIVER=database the job waits in the app\'s database for a worker, under fw start --queue-workers and fw queue:work', async () => {
+    appendFileSync(join(app.dir, '.env'), '\nQUEUE_DRIVER=database\n')
+    await passesItsOwnChecks(app)
+    await buildAndStart(
+      app,
+      async ({ url }) => {
+        const title = `Queued ${Math.random()}`
+        expect(await getJson(`${url}/articles/publish`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title }) })).toEqual({ status: 200, body: { queued: true } })
+        let written = 0
+        for (let tries = 0; tries < 100 && written === 0; tries++) {
+          await sleep(100)
+          const { articles } = (await getJson(`${url}/articles`)).body as { articles: { title: string }[] }
+          written = articles.filter((article) => article.title === title).length
+        }
+        expect(written, 'the worker ran the job within 10 s, once').toBe(1)
+      },
+      { queueWorkers: true },
+    )
+  })
+
   it('signed links: built on APP_URL, answered by a route with the signed middleware, refused once changed', async () => {
     addRoutes(
       [],
@@ -350,8 +371,8 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       // fw start sets NODE_ENV=production, whatever APP_ENV the .env of a laptop says.
       expect(page).toContain(`<dt>Environment</dt><dd>${how === 'fw start' ? 'production' : 'local'}</dd>`)
       expect(page).toContain(`<dt>Application</dt><dd>${name} ${version}</dd>`)
-      // The 7 articles of the seeder and factory steps, and the 2 that make:job's job wrote.
-      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">9<\/td>/)
+      // The 7 articles of the seeder and factory steps, and the 4 that make:job's job wrote (2 at dispatch, 2 by workers).
+      expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">11<\/td>/)
     })
   })
 })

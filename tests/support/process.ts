@@ -82,9 +82,10 @@ export interface RunningApp {
 
 /**
  * Starts a server command (e.g. `node dist/public/index.js`) with HOST=127.0.0.1 and PORT=0, and
- * resolves with its URL once it prints `listening on <url>`.
+ * resolves with its URL once it prints `listening on <url>`; or, for a process that serves no URL (`fw queue:work`),
+ * once its output matches `ready` (its url is then '').
  */
-export function startServer(command: string, args: string[], options: RunOptions): Promise<RunningApp> {
+export function startServer(command: string, args: string[], options: RunOptions & { ready?: RegExp }): Promise<RunningApp> {
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...options.env }),
@@ -114,8 +115,8 @@ export function startServer(command: string, args: string[], options: RunOptions
     }, options.timeout ?? 60_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (url) {
+      const url = options.ready ? (options.ready.test(output) ? '' : undefined) : /listening on (http:\/\/\S+)/.exec(output)?.[1]
+      if (url !== undefined) {
         clearTimeout(timer)
         resolve({ url, output: () => output, stop })
       }

@@ -45,25 +45,34 @@ export async function passesItsOwnChecks(app: InstalledApp): Promise<string> {
  * `npm run build`, then `answers(server)` against the build under `fw start` and under
  * `node <app>/dist/public/index.js` run from a folder outside the application; both are stopped afterwards.
  */
-export async function buildAndStart(app: InstalledApp, answers: (server: ShippedServer) => Promise<void>): Promise<void> {
+export async function buildAndStart(
+  app: InstalledApp,
+  answers: (server: ShippedServer) => Promise<void>,
+  { queueWorkers = false }: { queueWorkers?: boolean } = {},
+): Promise<void> {
   await app.runOk('npm', ['run', 'build'])
   expect(packageFiles(join(app.dir, 'dist')), 'the build has a package.json: its imports would point at dist/dist/').toEqual([])
   const elsewhere = mkdtempSync(join(tmpdir(), 'fw-elsewhere-'))
+  const fw = join(app.dir, 'node_modules/.bin/fw')
   try {
+    // With queueWorkers, the jobs run as a user runs them in production: fw start --queue-workers=1, or fw queue:work
+    // beside the server.
     const starts: [ShippedServer['how'], string[], string][] = [
-      ['fw start', [join(app.dir, 'node_modules/.bin/fw'), 'start'], app.dir],
+      ['fw start', [fw, 'start', ...(queueWorkers ? ['--queue-workers=1'] : [])], app.dir],
       ['node dist/public/index.js', [process.execPath, join(app.dir, 'dist/public/index.js')], elsewhere],
     ]
     for (const [how, [command, ...args], cwd] of starts) {
+      const beside = queueWorkers && how !== 'fw start' ? await startServer(fw, ['queue:work'], { cwd: app.dir, env: { NODE_ENV: 'production' }, ready: /Fw queue worker / }) : undefined
       const running = await startServer(command!, args, { cwd, env: { PORT: String(await freePort()) } })
+      const output = () => `${running.output()}${beside ? `\n--- fw queue:work output ---\n${beside.output()}` : ''}`
       try {
         await answers({ ...running, how })
       } catch (error) {
-        throw new Error(`Under ${how}: ${(error as Error).message}\n--- server output ---\n${running.output()}`, { cause: error })
+        throw new Error(`Under ${how}: ${(error as Error).message}\n--- server output ---\n${output()}`, { cause: error })
       } finally {
-        await running.stop()
+        await Promise.all([running.stop(), beside?.stop()])
       }
-      expect(running.output(), `${how} printed an error`).not.toMatch(/ERR_MODULE_NOT_FOUND|Error:|uncaught/i)
+      expect(output(), `${how} printed an error`).not.toMatch(/ERR_MODULE_NOT_FOUND|Error:|uncaught/i)
     }
   } finally {
     rmSync(elsewhere, { recursive: true, force: true })

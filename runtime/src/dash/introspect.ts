@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { MIGRATIONS_LOCK_TABLE } from '../database/MigrationLock.js'
 import { MIGRATIONS_TABLE } from '../database/Migrator.js'
+import { JOBS_TABLE } from '../queue/jobsTable.js'
 import { isSecretColumn } from './secretColumns.js'
 
 /** How a column's values are read, shown and checked, from the type the database reports. */
@@ -47,8 +48,8 @@ export interface IntrospectOptions {
   secret?: ReadonlySet<string>
 }
 
-/** The migrator's bookkeeping: never listed. */
-const MIGRATOR_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE])
+/** The migrator's and the queue's bookkeeping: never listed. */
+const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE])
 
 /**
  * Every table and view of the database, sorted by name, read through kysely's introspection on each
@@ -63,7 +64,7 @@ const MIGRATOR_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE
 export async function introspect(db: Kysely<any>, options: IntrospectOptions = {}): Promise<Table[]> {
   const found = await db.introspection.getTables()
   return found
-    .filter((table) => !MIGRATOR_TABLES.has(table.name) && !options.hidden?.has(table.name))
+    .filter((table) => !FW_TABLES.has(table.name) && !options.hidden?.has(table.name))
     .map((table) => {
       const all: Column[] = table.columns.map((column) => ({
         name: column.name,

@@ -97,11 +97,10 @@ export class DatabaseQueue implements StoredQueue {
     return final ? 'failed' : 'retry'
   }
 
-  async release(job: ClaimedJob): Promise<boolean> {
-    return this.#fenced(
-      job,
-      sql`update fw_jobs set state = 'ready', attempts = attempts - 1, available_at = ${Date.now()}, lease_token = null, leased_until = null, worker = null`,
-    )
+  async unfinished(name: string, uniqueKey: string): Promise<boolean> {
+    const database = await this.#table()
+    const { rows } = await sql`select 1 from fw_jobs where name = ${name} and unique_key = ${uniqueKey} and state in ('ready', 'active') limit 1`.execute(database)
+    return rows.length > 0
   }
 
   async failed(): Promise<FailedJob[]> {

@@ -41,7 +41,7 @@ export interface QueueDriver {
   push(job: PendingJob): Promise<void>
 }
 
-/** A job a worker has claimed, under a lease of its own until it completes, fails or is released. */
+/** A job a worker has claimed, under a lease of its own until it completes or fails. */
 export interface ClaimedJob {
   readonly id: string
   readonly queue: string
@@ -69,8 +69,8 @@ export interface StoredQueue extends QueueDriver {
   complete(job: ClaimedJob): Promise<boolean>
   /** Records the error; the job runs again after its backoff while it has attempts left (and `retry` is not false). */
   fail(job: ClaimedJob, error: unknown, options?: { retry?: boolean }): Promise<FailOutcome>
-  /** Gives the job back, due now, the run not counted: for a worker told to stop before it started it. */
-  release(job: ClaimedJob): Promise<boolean>
+  /** Whether a job of that class with that unique key waits or runs: for a task that must not overlap itself. */
+  unfinished(name: string, uniqueKey: string): Promise<boolean>
   /** The failed jobs, oldest first, with what they threw. */
   failed(): Promise<FailedJob[]>
   /** Puts failed jobs back on their queue with their attempts renewed; the number put back. */

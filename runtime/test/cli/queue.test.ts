@@ -198,3 +198,103 @@ describe('fw queue:work', () => {
     expect(await second.exited).toBe(0)
   }, 90_000)
 })
+
+/** Resolves with the port once a server command prints that it listens. */
+async function listening(server: ReturnType<typeof work>): Promise<number> {
+  await until(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(server.output()), 'the server to listen')
+  return Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())![1])
+}
+
+/** A command of fw other than queue:work, running in the app, with its output so far. */
+function fwRunning(args: string[], env: NodeJS.ProcessEnv = {}): ReturnType<typeof work> {
+  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  started.push(child)
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)))
+  return { child, output: () => output, exited }
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('workers that come with the servers', () => {
+  it('fw serve runs a job dispatched by a route in its own process, with no second terminal', async () => {
+    app.write(
+      'routes/web.ts',
+      [
+        "import { Route } from 'fw-runtime'",
+        "import { Sleepy } from '#app/Jobs/Sleepy.js'",
+        '',
+        "Route.post('/nap', async () => {",
+        '  await Sleepy.dispatch({ n: 5, ms: 0 })',
+        '  return { queued: true }',
+        '})',
+        '',
+      ].join('\n'),
+    )
+    const server = fwRunning(['serve'], { PORT: '0' })
+    const port = await listening(server)
+    expect(server.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+, with a queue worker/)
+    const response = await fetch(`http://127.0.0.1:${port}/nap`, { method: 'POST' })
+    expect([response.status, await response.json()]).toEqual([200, { queued: true }])
+    await until(() => runs().includes('done 5'), 'the job to run')
+    const [start] = runs()
+    // Run by the app's own process: fw serve's child, not fw serve.
+    expect(start).toMatch(/^start 5 \d+$/)
+    expect(Number(start!.split(' ')[2])).not.toBe(server.child.pid)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(await jobRows()).toEqual([])
+  })
+
+  it('fw start --queue-workers runs workers on the build beside the web workers, and stops them with itself', async () => {
+    app.write('dist/public/index.js', "import { Container, Router, loadEnv, start } from 'fw-runtime'\n\nloadEnv()\nawait start(new Router(Container.getInstance()))\n")
+    app.write(
+      'dist/App/Jobs/Sleepy.js',
+      [
+        "import { appendFileSync } from 'node:fs'",
+        "import { Job } from 'fw-runtime/queue'",
+        '',
+        'export class Sleepy extends Job {',
+        '  handle({ n }) {',
+        '    appendFileSync(\'runs.log\', `start ${n} ${process.pid}\\ndone ${n}\\n`)',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    )
+    app.write('.env', '')
+    const sync = await app.fw(['start', '--queue-workers=1'], { PORT: '0' })
+    expect(sync).toMatchObject({ code: 1, stderr: '--queue-workers runs the jobs a queue stores, and QUEUE_DRIVER=sync runs each at dispatch: set QUEUE_DRIVER=database\n' })
+    expect(await app.fw(['start', '--queue-workers=none'], { PORT: '0' })).toMatchObject({ code: 1, stderr: 'Invalid --queue-workers "none": use a whole number from 1, or auto for one per CPU\n' })
+
+    app.write('.env', 'QUEUE_DRIVER=database\n')
+    const server = fwRunning(['start', '--queue-workers=1'], { PORT: '0' })
+    await listening(server)
+    await until(() => server.output().includes('Fw queue worker'), 'the queue worker to start')
+    await dispatch('Sleepy', { n: 7 })
+    await until(() => runs().includes('done 7'), 'the job to run')
+    const worker = Number(runs()[0]!.split(' ')[2])
+    expect(worker).not.toBe(server.child.pid)
+
+    // A queue worker that dies is replaced.
+    process.kill(worker, 'SIGKILL')
+    await until(() => /queue worker \d+ died \(signal SIGKILL\): starting a replacement/.test(server.output()), 'the death to be seen')
+    await until(() => server.output().match(/Fw queue worker/g)!.length === 2, 'the replacement to start')
+    await dispatch('Sleepy', { n: 8 })
+    await until(() => runs().includes('done 8'), 'the replacement to run a job')
+    const replacement = Number(runs()[2]!.split(' ')[2])
+
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(isRunning(replacement)).toBe(false)
+  }, 60_000)
+})

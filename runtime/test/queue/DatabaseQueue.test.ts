@@ -182,7 +182,6 @@ describe('the database queue (SQLite)', () => {
     expect(await jobs.heartbeat(first!)).toBe(false)
     expect(await jobs.complete(first!)).toBe(false)
     expect(await jobs.fail(first!, new Error('late'))).toBe('lost')
-    expect(await jobs.release(first!)).toBe(false)
     expect((await rows())[0]).toMatchObject({ state: 'active', worker: 'alive' })
 
     // Its last attempt's lease expiring fails it, saying why.
@@ -193,12 +192,17 @@ describe('the database queue (SQLite)', () => {
     expect(await jobs.complete(second!)).toBe(false)
   })
 
-  it('gives a released job back due now, its run not counted', async () => {
-    await Greet.dispatch({ name: 'x' }, { delay: 0 })
+  it('tells whether a job of a class and key waits or runs, not once it has failed', async () => {
     const jobs = new DatabaseQueue()
+    expect(await jobs.unfinished('Greet', 'daily')).toBe(false)
+    await Greet.dispatch({ name: 'x' }, { uniqueKey: 'daily', attempts: 1 })
+    expect(await jobs.unfinished('Greet', 'daily')).toBe(true)
+    expect(await jobs.unfinished('Greet', 'weekly')).toBe(false)
+    expect(await jobs.unfinished('Poison', 'daily')).toBe(false)
     const claimed = await jobs.claim(['default'], 'w')
-    expect(await jobs.release(claimed!)).toBe(true)
-    expect((await rows())[0]).toMatchObject({ state: 'ready', attempts: 0, lease_token: null })
+    expect(await jobs.unfinished('Greet', 'daily')).toBe(true)
+    expect(await jobs.fail(claimed!, new Error('no'))).toBe('failed')
+    expect(await jobs.unfinished('Greet', 'daily')).toBe(false)
   })
 })
 
