@@ -62,7 +62,7 @@ export async function start(target: Router | RequestListener, options: ServeOpti
   if (cluster.isWorker) {
     followPrimary(running, options.shutdownTimeout ?? 10_000)
   } else {
-    console.log(`Fw ${useNode ? '(node:http) ' : ''}listening on ${running.url}${queueWorker ? ', with a queue worker' : ''}`)
+    console.log(`Fw ${useNode ? '(node:http) ' : ''}listening on ${running.url}${queueWorker ? ' (with a queue worker)' : ''}`)
     exitOnFatalError(running)
   }
   if (queueWorker) {

@@ -242,7 +242,7 @@ describe('workers that come with the servers', () => {
     )
     const server = fwRunning(['serve'], { PORT: '0' })
     const port = await listening(server)
-    expect(server.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+, with a queue worker/)
+    expect(server.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(with a queue worker\)/)
     const response = await fetch(`http://127.0.0.1:${port}/nap`, { method: 'POST' })
     expect([response.status, await response.json()]).toEqual([200, { queued: true }])
     await until(() => runs().includes('done 5'), 'the job to run')
