@@ -7,7 +7,7 @@ import { table } from './table.js'
  * The application's stored queue (its `.env` read first), handed to `work`, then closed. A driver that stores no
  * job (`sync`) is one line saying what to set.
  */
-async function withQueue<T>(cwd: string, work: (queue: StoredQueue) => Promise<T>): Promise<T> {
+async function withQueue<T>(cwd: string, work: (queue: StoredQueue) => Promise<T>, { worker = false } = {}): Promise<T> {
   const [{ loadEnv }, { queue }, { Container }, { createDatabase }] = await Promise.all([
     import('../config/loadEnv.js'),
     import('../queue/queue.js'),
@@ -17,7 +17,7 @@ async function withQueue<T>(cwd: string, work: (queue: StoredQueue) => Promise<T
   loadEnv(join(cwd, '.env'))
   let stored: StoredQueue
   try {
-    stored = queue.stored()
+    stored = queue.stored({ worker })
   } catch (error) {
     throw new CommandError((error as Error).message)
   }
@@ -112,7 +112,7 @@ export const queueWork: Command = {
         process.off('SIGTERM', onSignal).off('SIGINT', onSignal)
       }
       return 0
-    })
+    }, { worker: true })
   },
 }
 
@@ -152,7 +152,7 @@ export const queueRetry: Command = {
   arguments: 1,
   async run({ positionals, cwd }) {
     const [target] = positionals as [string]
-    if (target !== 'all' && !/^\d+$/.test(target)) throw new CommandError(`Invalid job id "${target}": give the ID fw queue:failed lists, or all`)
+    if (target !== 'all' && !/^[\w-]{1,64}$/.test(target)) throw new CommandError(`Invalid job id "${target}": give the ID fw queue:failed lists, or all`)
     return withQueue(cwd, async (queue) => {
       const failed = await queue.failed()
       if (target !== 'all' && !failed.some((job) => job.id === target)) throw new CommandError(`No failed job ${target}: fw queue:failed lists them`)

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { db } from '../database/db.js'
 import { dialectOf } from '../database/dialectOf.js'
+import { jobError, storedError } from './jobError.js'
 import { createJobsTable } from './jobsTable.js'
-import type { ClaimedJob, FailOutcome, FailedJob, JobError, PendingJob, QueueCounts, StoredQueue } from './types.js'
+import type { ClaimedJob, FailOutcome, FailedJob, PendingJob, QueueCounts, StoredQueue } from './types.js'
 
 /** How long a claim lasts without a heartbeat: a worker killed mid-job gives its job back after this. */
 export const LEASE_MS = 30_000
@@ -37,13 +38,17 @@ interface FailedRow {
  */
 export class DatabaseQueue implements StoredQueue {
   readonly name = 'database'
+  readonly heartbeatMs: number
   #ready: Promise<void> | undefined
 
   constructor(
     /** The application's database, or the transaction under way. */
     private readonly database: () => Kysely<any> = db,
     private readonly leaseMs = LEASE_MS,
-  ) {}
+  ) {
+    // Three chances to renew a lease before it runs out.
+    this.heartbeatMs = leaseMs / 3
+  }
 
   async push(job: PendingJob): Promise<void> {
     const database = await this.#table()
@@ -170,7 +175,7 @@ export class DatabaseQueue implements StoredQueue {
       return database
     }
     if (dialectOf(database) !== 'sqlite') {
-      throw new Error('QUEUE_DRIVER=database keeps its jobs in a SQLite database, and DATABASE_URL names PostgreSQL: use QUEUE_DRIVER=sync for now')
+      throw new Error('The fw_jobs table is for SQLite: on PostgreSQL, QUEUE_DRIVER=database keeps the jobs in pg-boss')
     }
     if (database.isTransaction) {
       await createJobsTable(database)
@@ -183,16 +188,4 @@ export class DatabaseQueue implements StoredQueue {
     await this.#ready
     return database
   }
-}
-
-/** What a run threw, as JSON can keep it. */
-export function jobError(error: unknown): JobError {
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack }
-  return { name: 'Error', message: String(error), stack: undefined }
-}
-
-function storedError(text: string | null): JobError {
-  if (!text) return { name: 'Error', message: '(no error was recorded)', stack: undefined }
-  const { name = 'Error', message = '', stack } = JSON.parse(text) as Partial<JobError>
-  return { name, message, stack }
 }

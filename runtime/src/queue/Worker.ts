@@ -19,8 +19,6 @@ export interface WorkerOptions {
   maxTime?: number
   /** Milliseconds between two looks at an empty queue (default 1000). */
   pollMs?: number
-  /** Milliseconds between two renewals of a running job's lease (default 10 000, a third of the lease). */
-  heartbeatMs?: number
   logger: Logger
 }
 
@@ -115,7 +113,7 @@ export class Worker {
         (held) => held || logger.error(`[fw] ${job.name} #${job.id} is no longer this worker's (its lease expired): it may run again elsewhere`, fields),
         (error: unknown) => logger.error(`[fw] ${job.name} #${job.id}: the lease could not be renewed`, error, fields),
       )
-    }, this.options.heartbeatMs ?? 10_000)
+    }, this.queue.heartbeatMs)
     try {
       const type = this.jobs.get(job.name)
       if (!type) {

@@ -11,11 +11,11 @@ import { Worker } from './Worker.js'
  * the server runs on: the jobs wait until it is fixed.
  */
 export async function startInProcessWorker(root: string): Promise<{ stop(): Promise<void> } | undefined> {
-  if (queue.driverName() === 'sync') return undefined
+  if ((process.env.QUEUE_DRIVER || 'sync') === 'sync') return undefined
   const logger = createLogger()
   let worker: Worker
   try {
-    worker = new Worker(queue.stored(), await loadJobs(jobsFolder(root, false)), { logger })
+    worker = new Worker(queue.stored({ worker: true }), await loadJobs(jobsFolder(root, false)), { logger })
   } catch (error) {
     logger.error('[fw] no queue worker in this process: the jobs wait until this is fixed:', error)
     return undefined

@@ -1,21 +1,31 @@
 import { DatabaseQueue } from './DatabaseQueue.js'
 import { pendingJob } from './pendingJob.js'
+import { PgBossQueue } from './PgBossQueue.js'
 import { QueueFake } from './QueueFake.js'
 import { SyncQueue } from './SyncQueue.js'
 import type { DispatchOptions, JobConstructor, QueueDriver, StoredQueue } from './types.js'
 
-/** The drivers `QUEUE_DRIVER` names. */
-const DRIVERS: Record<string, () => QueueDriver> = { sync: () => new SyncQueue(), database: () => new DatabaseQueue() }
+/** How a driver is made: in a process that runs jobs, it also supervises them (pg-boss gives back a dead worker's). */
+type MakeDriver = (options: { worker: boolean }) => QueueDriver
+
+const isPostgres = () => /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')
+
+/** The drivers `QUEUE_DRIVER` names: `database` is the application's database, SQLite's table or PostgreSQL's pg-boss. */
+const DRIVERS: Record<string, MakeDriver> = {
+  sync: () => new SyncQueue(),
+  database: ({ worker }) => (isPostgres() ? new PgBossQueue({ supervise: worker }) : new DatabaseQueue()),
+  pgboss: ({ worker }) => new PgBossQueue({ supervise: worker }),
+}
 
 let chosen: QueueDriver | undefined
 
 /** The driver of `QUEUE_DRIVER` (default `sync`), made on first use. */
-function driver(): QueueDriver {
+function driver(options = { worker: false }): QueueDriver {
   if (chosen) return chosen
   const name = process.env.QUEUE_DRIVER || 'sync'
   const make = DRIVERS[name]
   if (!make) throw new Error(`QUEUE_DRIVER=${name} is not a queue driver of Fw; it has: ${Object.keys(DRIVERS).join(', ')}`)
-  return (chosen = make())
+  return (chosen = make(options))
 }
 
 /**
@@ -39,9 +49,12 @@ export const queue = {
     return driver().name
   },
 
-  /** The driver in use when it stores jobs for workers (`database`); throws, saying why, when it does not. */
-  stored(): StoredQueue {
-    const current = driver()
+  /**
+   * The driver in use when it stores jobs for workers (`database`); throws, saying why, when it does not. `worker`:
+   * this process runs jobs (made now, the driver also supervises them).
+   */
+  stored(options = { worker: false }): StoredQueue {
+    const current = driver(options)
     if (!('claim' in current)) {
       throw new Error(`QUEUE_DRIVER=${current.name} keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database`)
     }

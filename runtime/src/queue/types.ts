@@ -61,6 +61,8 @@ export type FailOutcome = 'retry' | 'failed' | 'lost'
 
 /** A queue that stores jobs for workers: what a worker asks of it. Each write after the claim is fenced by the lease. */
 export interface StoredQueue extends QueueDriver {
+  /** How often a running job's claim is renewed, in milliseconds (a third to a half of how long it lasts). */
+  readonly heartbeatMs: number
   /** The next job that is due on the first of `queues` that has one, leased to `worker`; undefined when none is. */
   claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined>
   /** Extends the lease; false when the job is no longer this worker's. */

@@ -4,12 +4,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
 import { pendingJob } from '../../src/queue/pendingJob.js'
-import type { DispatchOptions } from '../../src/queue/types.js'
+import { PgBossQueue } from '../../src/queue/PgBossQueue.js'
+import type { DispatchOptions, StoredQueue } from '../../src/queue/types.js'
 import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 /**
  * The app's jobs, as a user writes them. Each run of a job appends a line to runs.log (`start <n> <pid>`, then
@@ -62,15 +64,20 @@ export function configure(container: Container, router: Router): void {
 
 let app: FwApp
 let database: Kysely<any>
+/** The app's queue, as its routes dispatch to it. */
+let jobs: StoredQueue
 const started: ChildProcess[] = []
 
-beforeEach(() => {
+/** An app with the jobs above and `QUEUE_DRIVER=database`, on SQLite, or on PostgreSQL when given its URL. */
+function makeApp(postgresUrl?: string): void {
   app = createFwApp()
   for (const [path, content] of Object.entries(JOBS)) app.write(path, content)
-  app.write('.env', 'QUEUE_DRIVER=database\n')
-  database = createDatabase(`sqlite:${join(app.dir, 'database/database.sqlite')}`)
-})
-afterEach(async () => {
+  app.write('.env', `QUEUE_DRIVER=database\n${postgresUrl ? `DATABASE_URL=${postgresUrl}\n` : ''}`)
+  database = createDatabase(postgresUrl ?? `sqlite:${join(app.dir, 'database/database.sqlite')}`)
+  jobs = postgresUrl ? new PgBossQueue({ url: postgresUrl, database: () => database }) : new DatabaseQueue(() => database)
+}
+
+async function removeApp(): Promise<void> {
   for (const child of started) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL')
@@ -78,14 +85,16 @@ afterEach(async () => {
     }
   }
   started.length = 0
+  await jobs.close?.()
   await database.destroy()
   app.remove()
-})
+}
+
 
 /** Dispatches a job of the app by its class name, into the app's own database, as its routes would. */
 async function dispatch(name: string, payload: unknown = undefined, options: DispatchOptions = {}): Promise<void> {
   const job = Object.defineProperty(class {}, 'name', { value: name }) as never
-  await new DatabaseQueue(() => database).push(pendingJob(job, payload, options))
+  await jobs.push(pendingJob(job, payload, options))
 }
 
 /** The lines of runs.log: what the jobs did. */
@@ -114,6 +123,9 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 describe('fw queue:work', () => {
+  beforeEach(() => makeApp())
+  afterEach(removeApp)
+
   it('says what to set when the queue stores no job, and refuses bad options', async () => {
     app.write('.env', '')
     const sync = await app.fw(['queue:work', '--once'])
@@ -158,7 +170,7 @@ describe('fw queue:work', () => {
     expect(JSON.parse(row!.last_error).stack).toMatch(/^TypeError: cannot read the upload\n\s+at /)
 
     expect(await app.fw(['queue:retry', '9'])).toMatchObject({ code: 1, stderr: 'No failed job 9: fw queue:failed lists them\n' })
-    expect(await app.fw(['queue:retry', 'one'])).toMatchObject({ code: 1, stderr: 'Invalid job id "one": give the ID fw queue:failed lists, or all\n' })
+    expect(await app.fw(['queue:retry', 'one two'])).toMatchObject({ code: 1, stderr: 'Invalid job id "one two": give the ID fw queue:failed lists, or all\n' })
     expect(await app.fw(['queue:retry', '1'])).toMatchObject({ code: 0, stdout: 'Queued 1 failed job again.\n' })
     expect((await jobRows())[0]).toMatchObject({ state: 'ready', attempts: 0 })
     expect(await app.fw(['queue:failed'])).toMatchObject({ code: 0, stdout: 'No failed jobs.\n' })
@@ -226,6 +238,9 @@ const isRunning = (pid: number) => {
 }
 
 describe('workers that come with the servers', () => {
+  beforeEach(() => makeApp())
+  afterEach(removeApp)
+
   it('fw serve runs a job dispatched by a route in its own process, with no second terminal', async () => {
     app.write(
       'routes/web.ts',
@@ -296,5 +311,108 @@ describe('workers that come with the servers', () => {
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
     expect(isRunning(replacement)).toBe(false)
+  }, 60_000)
+})
+
+describe('fw queue:work on PostgreSQL (pg-boss), under faults', () => {
+  let postgres: TestPostgres
+  beforeAll(async () => {
+    postgres = await startPostgres()
+  })
+  afterAll(() => postgres?.stop())
+  beforeEach(() => makeApp(postgres.url))
+  afterEach(async () => {
+    await sql`delete from pgboss.job`.execute(database).catch(() => undefined)
+    await removeApp()
+  })
+
+  const states = async () => (await sql<{ state: string }>`select state::text as state from pgboss.job order by created_on`.execute(database)).rows.map((row) => row.state)
+
+  it('runs a job again within 60 s when its worker is killed with -9 in the middle, once, by another worker', async () => {
+    await dispatch('Sleepy', { n: 1 })
+    const first = work()
+    await until(() => runs().length === 1, 'the job to start')
+    const second = work()
+    await until(() => second.output().includes('Fw queue worker'), 'the second worker to start')
+    first.child.kill('SIGKILL')
+    await first.exited
+    const rerun = await until(() => runs().includes('done 1'), 'the job to run again', 60_000)
+    expect(rerun).toBeLessThan(60_000)
+    expect(runs().filter((line) => line.startsWith('start 1 '))).toEqual([`start 1 ${first.child.pid}`, `start 1 ${second.child.pid}`])
+    expect(runs().filter((line) => line === 'done 1')).toHaveLength(1)
+    await until(async () => (await states()).every((state) => state === 'completed'), 'the job to be completed')
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  }, 90_000)
+
+  it('lists a failed job by its id, puts it back and flushes it', async () => {
+    await dispatch('Poison', undefined, { attempts: 1, backoff: 0 })
+    expect((await app.fw(['queue:work', '--once'])).code).toBe(0)
+    const listed = await app.fw(['queue:failed'])
+    const id = /^([0-9a-f-]{36})\s+default\s+Poison\s+1\s+[\d-]+ [\d:]+\s+TypeError: cannot read the upload$/m.exec(listed.stdout)?.[1]
+    expect(id, listed.stdout).toBeDefined()
+    expect(await app.fw(['queue:retry', id!])).toMatchObject({ code: 0, stdout: 'Queued 1 failed job again.\n' })
+    expect(await states()).toEqual(['retry'])
+    expect((await app.fw(['queue:work', '--once'])).code).toBe(0)
+    expect(await app.fw(['queue:flush'])).toMatchObject({ code: 0, stdout: 'Deleted 1 failed job.\n' })
+    expect(await states()).toEqual([])
+  })
+
+  it('keeps working through a PostgreSQL restart: no worker exits, no job is lost or left active', async () => {
+    for (let n = 1; n <= 10; n++) await dispatch('Sleepy', { n, ms: 200 })
+    const workers = [work(['--concurrency=2']), work(['--concurrency=2'])]
+    await until(() => runs().some((line) => line.startsWith('done ')), 'the first job to be done')
+    postgres.pause()
+    await sleep(3_000)
+    postgres.resume()
+    for (let n = 11; n <= 15; n++) await dispatch('Sleepy', { n, ms: 0 })
+    await until(() => Array.from({ length: 15 }, (_, i) => `done ${i + 1}`).every((line) => runs().includes(line)), 'every job to be done', 60_000)
+    // None left active: a job whose completion the outage swallowed runs again (at least once), then completes.
+    await until(async () => (await states()).every((state) => state === 'completed'), 'no job left active', 60_000)
+    for (const worker of workers) expect(worker.child.exitCode).toBeNull()
+    expect(workers.map((worker) => worker.output()).join('\n')).toMatch(/could not claim a job; trying again|queue \(pg-boss\)/)
+    for (const worker of workers) worker.child.kill('SIGTERM')
+    expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0])
+  }, 120_000)
+
+  it('answers 503 to a dispatch while PostgreSQL is down, with a line in the log, and 200 once it is back', async () => {
+    app.write(
+      'dist/public/index.js',
+      [
+        "import { Container, Router, loadEnv, start } from 'fw-runtime'",
+        "import { Sleepy } from '../App/Jobs/Sleepy.js'",
+        '',
+        'loadEnv()',
+        'const router = new Router(Container.getInstance())',
+        "router.post('/nap', async () => {",
+        '  await Sleepy.dispatch({ n: 1, ms: 0 })',
+        '  return { queued: true }',
+        '})',
+        'await start(router)',
+        '',
+      ].join('\n'),
+    )
+    app.write('dist/App/Jobs/Sleepy.js', "import { Job } from 'fw-runtime/queue'\n\nexport class Sleepy extends Job {\n  handle() {}\n}\n")
+    const server = spawn(process.execPath, ['dist/public/index.js'], { cwd: app.dir, env: cleanEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] })
+    started.push(server)
+    let output = ''
+    server.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+    server.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+    await until(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(output), 'the server to listen')
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]
+    const nap = () => fetch(`${url}/nap`, { method: 'POST' }).then(async (response) => [response.status, await response.json()])
+    expect(await nap()).toEqual([200, { queued: true }])
+    postgres.pause()
+    try {
+      expect(await nap()).toEqual([503, { error: 'Service Unavailable' }])
+      expect(output).toMatch(/\[fw\] database unavailable: /)
+    } finally {
+      postgres.resume()
+    }
+    let answer: unknown[] = []
+    await until(async () => (answer = await nap())[0] === 200, 'a dispatch to be stored again')
+    expect(answer).toEqual([200, { queued: true }])
+    expect((await states()).length).toBe(2)
+    expect(server.exitCode).toBeNull()
   }, 60_000)
 })

@@ -296,9 +296,9 @@ describe('the database queue on PostgreSQL', () => {
     postgres?.stop()
   })
 
-  it('says it needs SQLite', async () => {
+  it('is for SQLite only', async () => {
     await expect(new DatabaseQueue(() => pg).counts()).rejects.toThrow(
-      'QUEUE_DRIVER=database keeps its jobs in a SQLite database, and DATABASE_URL names PostgreSQL: use QUEUE_DRIVER=sync for now',
+      'The fw_jobs table is for SQLite: on PostgreSQL, QUEUE_DRIVER=database keeps the jobs in pg-boss',
     )
   })
 })

@@ -83,7 +83,7 @@ describe('the sync queue (the default)', () => {
 
   it('names the drivers it has when QUEUE_DRIVER names another', async () => {
     process.env.QUEUE_DRIVER = 'redis'
-    await expect(Tick.dispatch()).rejects.toThrow('QUEUE_DRIVER=redis is not a queue driver of Fw; it has: sync, database')
+    await expect(Tick.dispatch()).rejects.toThrow('QUEUE_DRIVER=redis is not a queue driver of Fw; it has: sync, database, pgboss')
   })
 })
 

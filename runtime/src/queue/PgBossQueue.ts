@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { JobAttempt, PgBoss } from 'pg-boss'
+import { databaseUnavailable } from '../database/DatabaseUnavailableError.js'
+import { db } from '../database/db.js'
+import { isPostgresUnavailable } from '../database/postgresDialect.js'
+import type { Logger } from '../log/Logger.js'
+import { jobError, storedError } from './jobError.js'
+import type { ClaimedJob, FailOutcome, FailedJob, PendingJob, QueueCounts, StoredQueue } from './types.js'
+
+/** The schema pg-boss keeps its tables in, in the application's database. */
+const SCHEMA = 'pgboss'
+/** pg-boss's jobs, which Fw's commands read and change beside pg-boss's own calls. */
+const JOBS = sql.table(`${SCHEMA}.job`)
+
+/** A job's heartbeat, in seconds (pg-boss's least): a job whose worker stops renewing it runs again after it. */
+const HEARTBEAT_SECONDS = 10
+
+/** What Fw stores as a pg-boss job's data: the class's name and its payload. */
+interface StoredData {
+  name: string
+  payload: unknown
+}
+
+/** What pg-boss's settling calls answer (its types declare an empty object). */
+interface Settled {
+  affected: number
+}
+
+export interface PgBossQueueOptions {
+  /** The PostgreSQL URL (default `DATABASE_URL`). */
+  url?: string
+  /** The application's database, or the transaction under way: a dispatch is written through it. */
+  database?: () => Kysely<any>
+  /**
+   * Runs pg-boss's supervision in this process (workers do): a job whose worker stopped heartbeating is given
+   * back, or failed on its last attempt, within about 10 s of it.
+   */
+  supervise?: boolean
+  logger?: Logger
+}
+
+/**
+ * `QUEUE_DRIVER=database` on PostgreSQL: the jobs are kept by pg-boss (`SKIP LOCKED`, retries with backoff,
+ * heartbeats), in the `pgboss` schema of the application's database, so that many processes on many machines share
+ * one queue. A dispatch is written through `db()` (pg-boss's kysely adapter), so inside `transaction()` the job
+ * exists once the transaction commits. Each claim is fenced: once the job was given to another worker, the first
+ * one's complete, fail and heartbeat change nothing.
+ */
+export class PgBossQueue implements StoredQueue {
+  readonly name = 'pgboss'
+  readonly heartbeatMs = (HEARTBEAT_SECONDS * 1000) / 2
+  #boss: Promise<PgBoss> | undefined
+  readonly #queues = new Map<string, Promise<void>>()
+  readonly #database: () => Kysely<any>
+
+  constructor(private readonly options: PgBossQueueOptions = {}) {
+    this.#database = options.database ?? db
+  }
+
+  async push(job: PendingJob): Promise<void> {
+    const [boss, { fromKysely }] = await Promise.all([this.#queue(job.queue), import('pg-boss')])
+    const data: StoredData = { name: job.name, payload: job.payload ?? null }
+    await boss.send(job.queue, data as object, {
+      retryLimit: job.attempts - 1,
+      retryDelay: job.backoff,
+      retryBackoff: job.backoff > 0,
+      startAfter: job.availableAt,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+      // Each queue lets one job per key wait (pg-boss's `short` policy): a job with no unique key gets one of its own.
+      singletonKey: job.uniqueKey === undefined ? randomUUID() : uniqueKey(job.name, job.uniqueKey),
+      db: fromKysely(this.#database()),
+    })
+  }
+
+  async claim(queues: readonly string[]): Promise<ClaimedJob | undefined> {
+    for (const queue of queues) {
+      const boss = await this.#queue(queue)
+      const [job] = await boss.fetch<StoredData>(queue, { batchSize: 1, includeMetadata: true })
+      if (job) {
+        return {
+          id: job.id,
+          queue,
+          name: job.data.name,
+          payload: job.data.payload,
+          attempt: job.retryCount + 1,
+          attempts: job.retryLimit + 1,
+          lease: String(job.retryCount),
+        }
+      }
+    }
+    return undefined
+  }
+
+  async heartbeat(job: ClaimedJob): Promise<boolean> {
+    const boss = await this.#start()
+    return ((await boss.touch(job.queue, attempt(job))) as Settled).affected === 1
+  }
+
+  async complete(job: ClaimedJob): Promise<boolean> {
+    const boss = await this.#start()
+    return ((await boss.complete(job.queue, attempt(job))) as Settled).affected === 1
+  }
+
+  async fail(job: ClaimedJob, error: unknown, { retry = true }: { retry?: boolean } = {}): Promise<FailOutcome> {
+    const boss = await this.#start()
+    const final = !retry || job.attempt >= job.attempts
+    if (!retry) {
+      await sql`update ${JOBS} set retry_limit = retry_count
+        where name = ${job.queue} and id = ${job.id}::uuid and state = 'active' and retry_count = ${Number(job.lease)}`.execute(this.#database())
+    }
+    const settled = (await boss.fail(job.queue, attempt(job), jobError(error) as object)) as Settled
+    if (settled.affected !== 1) return 'lost'
+    return final ? 'failed' : 'retry'
+  }
+
+  async unfinished(name: string, key: string): Promise<boolean> {
+    await this.#start()
+    const { rows } = await sql`select 1 from ${JOBS} where singleton_key = ${uniqueKey(name, key)} and state in ('created', 'retry', 'active') limit 1`.execute(
+      this.#database(),
+    )
+    return rows.length > 0
+  }
+
+  async failed(): Promise<FailedJob[]> {
+    await this.#start()
+    const { rows } = await sql<{ id: string; name: string; data: StoredData; retry_count: number; completed_on: Date; output: unknown }>`
+      select id, name, data, retry_count, completed_on, output from ${JOBS} where state = 'failed' order by completed_on, id`.execute(this.#database())
+    return rows.map((row) => ({
+      id: row.id,
+      queue: row.name,
+      name: row.data.name,
+      payload: row.data.payload,
+      attempts: row.retry_count + 1,
+      failedAt: new Date(row.completed_on),
+      error: storedError(row.output),
+    }))
+  }
+
+  async retry(ids: readonly string[] | 'all'): Promise<number> {
+    await this.#start()
+    // As pg-boss's own retry, with the job's attempts afresh: as many runs ahead as it was dispatched with.
+    const { numAffectedRows } = await sql`update ${JOBS}
+      set state = 'retry', retry_limit = retry_count + retry_limit + 1, completed_on = null, start_after = greatest(start_after, now())
+      where state = 'failed' and ${this.#only(ids)}`.execute(this.#database())
+    return Number(numAffectedRows ?? 0)
+  }
+
+  async flush(ids: readonly string[] | 'all' = 'all'): Promise<number> {
+    await this.#start()
+    const { numAffectedRows } = await sql`delete from ${JOBS} where state = 'failed' and ${this.#only(ids)}`.execute(this.#database())
+    return Number(numAffectedRows ?? 0)
+  }
+
+  async counts(): Promise<QueueCounts> {
+    await this.#start()
+    const { rows } = await sql<{ state: string; count: number }>`select state::text as state, count(*)::int as count from ${JOBS} group by state`.execute(this.#database())
+    const count = (...states: string[]) => rows.filter((row) => states.includes(row.state)).reduce((sum, row) => sum + Number(row.count), 0)
+    return { waiting: count('created', 'retry'), active: count('active'), failed: count('failed') }
+  }
+
+  async close(): Promise<void> {
+    const boss = await this.#boss?.catch(() => undefined)
+    this.#boss = undefined
+    this.#queues.clear()
+    await boss?.stop({ graceful: false, close: true })
+  }
+
+  #only(ids: readonly string[] | 'all') {
+    if (ids === 'all') return sql`true`
+    return ids.length === 0 ? sql`false` : sql`id::text in (${sql.join([...ids])})`
+  }
+
+  /** pg-boss, started (its schema installed or migrated, under its own lock) on first use. */
+  #start(): Promise<PgBoss> {
+    this.#boss ??= this.#open().catch((error: unknown) => {
+      this.#boss = undefined
+      throw unavailable(error)
+    })
+    return this.#boss
+  }
+
+  async #open(): Promise<PgBoss> {
+    const url = this.options.url ?? process.env.DATABASE_URL
+    if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new Error('QUEUE_DRIVER=pgboss keeps its jobs in PostgreSQL: set DATABASE_URL=postgres://…')
+    const { PgBoss } = await import('pg-boss')
+    const supervise = this.options.supervise ?? false
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: SCHEMA,
+      application_name: 'fw-queue',
+      max: 3,
+      // Fw's scheduler claims its slots in the application's database; pg-boss's cron stays off.
+      schedule: false,
+      supervise,
+      superviseIntervalSeconds: 5,
+      monitorIntervalSeconds: 5,
+      registerInstance: false,
+    })
+    const logger = this.options.logger ?? console
+    // Without a listener, an error pg-boss emits (PostgreSQL restarting) would end the process. Its message is
+    // enough: the error holds the whole connection, which would fill the log.
+    boss.on('error', (error) => logger.error(`[fw] queue (pg-boss): ${error instanceof Error ? error.message : String(error)}`))
+    await boss.start()
+    return boss
+  }
+
+  /** pg-boss, once `queue` exists (created on first use, each queue allowing one waiting job per key). */
+  async #queue(queue: string): Promise<PgBoss> {
+    const boss = await this.#start()
+    let created = this.#queues.get(queue)
+    if (!created) {
+      created = boss.createQueue(queue, { policy: 'short' }).catch((error: unknown) => {
+        this.#queues.delete(queue)
+        throw unavailable(error)
+      })
+      this.#queues.set(queue, created)
+    }
+    await created
+    return boss
+  }
+}
+
+function attempt(job: ClaimedJob): JobAttempt {
+  return { id: job.id, retryCount: Number(job.lease) }
+}
+
+function uniqueKey(name: string, key: string): string {
+  return `${name}:${key}`
+}
+
+/** PostgreSQL out of reach is a 503 in a request, as for any query; anything else stays as it is. */
+function unavailable(error: unknown): unknown {
+  return isPostgresUnavailable(error) ? databaseUnavailable(error) : error
+}
