@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { db } from '../database/db.js'
+import { afterCommit, db } from '../database/db.js'
 import { dialectOf } from '../database/dialectOf.js'
 import { jobError, storedError } from './jobError.js'
 import { createJobsTable } from './jobsTable.js'
+import { WakeUp } from './wakeUp.js'
 import type { ClaimedJob, FailOutcome, FailedJob, PendingJob, QueueCounts, StoredQueue } from './types.js'
+
+/** The idle workers of this process, whichever DatabaseQueue they wait on: a dispatch here wakes them. */
+const workersHere = new WakeUp()
 
 /** How long a claim lasts without a heartbeat: a worker killed mid-job gives its job back after this. */
 export const LEASE_MS = 30_000
@@ -57,6 +61,12 @@ export class DatabaseQueue implements StoredQueue {
       values (${job.queue}, ${job.name}, ${JSON.stringify(job.payload ?? null)}, ${job.uniqueKey ?? null}, 'ready',
               ${job.attempts}, ${job.backoff}, ${job.availableAt.getTime()}, ${now})
       on conflict do nothing`.execute(database)
+    // A worker of this process (fw serve's) takes it at once; one of another process at its next look.
+    await afterCommit(() => workersHere.wake())
+  }
+
+  wait(ms: number, signal: AbortSignal): Promise<void> {
+    return workersHere.wait(ms, signal)
   }
 
   async claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined> {

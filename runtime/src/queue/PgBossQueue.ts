@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import type { Client } from 'pg'
 import type { JobAttempt, PgBoss } from 'pg-boss'
 import { databaseUnavailable } from '../database/DatabaseUnavailableError.js'
 import { db } from '../database/db.js'
@@ -7,11 +8,18 @@ import { isPostgresUnavailable } from '../database/postgresDialect.js'
 import type { Logger } from '../log/Logger.js'
 import { jobError, storedError } from './jobError.js'
 import type { ClaimedJob, FailOutcome, FailedJob, PendingJob, QueueCounts, StoredQueue } from './types.js'
+import { WakeUp } from './wakeUp.js'
 
 /** The schema pg-boss keeps its tables in, in the application's database. */
 const SCHEMA = 'pgboss'
 /** pg-boss's jobs, which Fw's commands read and change beside pg-boss's own calls. */
 const JOBS = sql.table(`${SCHEMA}.job`)
+
+/**
+ * The channel pg-boss NOTIFYs when a job of a queue created with `notify` is sent (in the statement that inserts it,
+ * so at its commit): `pgboss_` and the start of the schema name's SHA-224, as pg-boss's `notifyChannelSql` makes it.
+ */
+const CHANNEL = `pgboss_${createHash('sha224').update(SCHEMA).digest('hex').slice(0, 24)}`
 
 /** A job's heartbeat, in seconds (pg-boss's least): a job whose worker stops renewing it runs again after it. */
 const HEARTBEAT_SECONDS = 10
@@ -53,6 +61,9 @@ export class PgBossQueue implements StoredQueue {
   #boss: Promise<PgBoss> | undefined
   readonly #queues = new Map<string, Promise<void>>()
   readonly #database: () => Kysely<any>
+  readonly #wakeUp = new WakeUp()
+  /** The connection that LISTENs for new jobs, while an idle worker waits; made again after PostgreSQL restarts. */
+  #listener: Promise<Client | undefined> | undefined
 
   constructor(private readonly options: PgBossQueueOptions = {}) {
     this.#database = options.database ?? db
@@ -90,6 +101,11 @@ export class PgBossQueue implements StoredQueue {
       }
     }
     return undefined
+  }
+
+  async wait(ms: number, signal: AbortSignal): Promise<void> {
+    void this.#listen()
+    await this.#wakeUp.wait(ms, signal)
   }
 
   async heartbeat(job: ClaimedJob): Promise<boolean> {
@@ -160,6 +176,9 @@ export class PgBossQueue implements StoredQueue {
   }
 
   async close(): Promise<void> {
+    const listener = await this.#listener
+    this.#listener = undefined
+    await listener?.end().catch(() => undefined)
     const boss = await this.#boss?.catch(() => undefined)
     this.#boss = undefined
     this.#queues.clear()
@@ -205,12 +224,37 @@ export class PgBossQueue implements StoredQueue {
     return boss
   }
 
-  /** pg-boss, once `queue` exists (created on first use, each queue allowing one waiting job per key). */
+  /**
+   * LISTENs on pg-boss's channel, so that an idle worker claims a new job the moment it is committed rather than at
+   * its next poll. Best effort: without the connection (PostgreSQL down), workers poll, and the next wait tries again.
+   */
+  #listen(): Promise<Client | undefined> {
+    this.#listener ??= (async () => {
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: this.options.url ?? process.env.DATABASE_URL, application_name: 'fw-queue-listen' })
+      const lost = () => {
+        this.#listener = undefined
+        client.end().catch(() => undefined)
+      }
+      client.on('notification', () => this.#wakeUp.wake())
+      client.on('error', lost)
+      client.on('end', lost)
+      await client.connect()
+      await client.query(`listen "${CHANNEL}"`)
+      return client
+    })().catch(() => {
+      this.#listener = undefined
+      return undefined
+    })
+    return this.#listener
+  }
+
+  /** pg-boss, once `queue` exists (created on first use: one waiting job per key, a NOTIFY for each job sent). */
   async #queue(queue: string): Promise<PgBoss> {
     const boss = await this.#start()
     let created = this.#queues.get(queue)
     if (!created) {
-      created = boss.createQueue(queue, { policy: 'short' }).catch((error: unknown) => {
+      created = boss.createQueue(queue, { policy: 'short', notify: true }).catch((error: unknown) => {
         this.#queues.delete(queue)
         throw unavailable(error)
       })

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { Container } from '../container/Container.js'
 import type { Logger } from '../log/Logger.js'
 import type { JobRegistry } from './jobRegistry.js'
@@ -100,7 +99,7 @@ export class Worker {
         continue
       }
       if (this.options.once) return this.stop('once')
-      await sleep(this.options.pollMs ?? 1000, undefined, { signal }).catch(() => undefined)
+      await this.queue.wait(this.options.pollMs ?? 1000, signal)
     }
   }
 

@@ -259,6 +259,23 @@ describe('a worker', () => {
   })
 })
 
+describe('an idle worker of the process that dispatches', () => {
+  it('takes a job as soon as it is committed, not at its next poll', async () => {
+    const worker = new Worker(new DatabaseQueue(), new Map<string, any>([['Greet', Greet]]), { logger: keptLog(), pollMs: 60_000 })
+    const running = worker.run()
+    await sleep(50)
+    await transaction(async () => {
+      await Greet.dispatch({ name: 'at once' })
+      await sleep(100)
+      expect(done).toEqual([])
+    })
+    for (let i = 0; i < 50 && done.length === 0; i++) await sleep(20)
+    worker.stop()
+    await running
+    expect(done).toEqual(['Hello, at once'])
+  })
+})
+
 describe('loadJobs', () => {
   it('finds the job classes a folder exports, by name, and refuses two of one name', async () => {
     const jobs = join(folder, 'Jobs')

@@ -198,4 +198,18 @@ describe('the database queue on PostgreSQL (pg-boss)', () => {
     expect(done).toEqual(['Hello, Ada', 'poison', 'poison'])
     expect((await jobs.failed()).map((job) => [job.name, job.attempts, job.error.message])).toEqual([['Poison', 2, 'cannot read the upload']])
   })
+
+  it('wakes an idle worker as soon as a job is committed (LISTEN/NOTIFY), not at its next poll', async () => {
+    const worker = new Worker(jobs, new Map<string, any>([['Greet', Greet]]), { logger: keptLog(), pollMs: 60_000 })
+    const running = worker.run()
+    // The worker's first wait opens the listening connection.
+    await sleep(500)
+    const dispatched = Date.now()
+    await Greet.dispatch({ name: 'at once' })
+    for (let i = 0; i < 100 && done.length === 0; i++) await sleep(20)
+    worker.stop()
+    await running
+    expect(done).toEqual(['Hello, at once'])
+    expect(Date.now() - dispatched).toBeLessThan(2_000)
+  })
 })
