@@ -8,6 +8,7 @@ import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
 import { stopDatabases } from './lib/database.mjs'
 import { DB_CASES } from './lib/db-cases.mjs'
 import { runDbSuite } from './lib/db-suite.mjs'
+import { QUEUE_PARTICIPANTS, runQueueSuite } from './lib/queue-suite.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
@@ -17,9 +18,14 @@ import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, lo
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --suite default|db   default: routing and JSON, no database. db: TechEmpower's test types (json,
+  --suite default|db|queue
+                       default: routing and JSON, no database. db: TechEmpower's test types (json,
                        plaintext, db, queries1, queries20, updates20, fortunes) against a PostgreSQL 15
-                       the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md)
+                       the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md).
+                       queue: Fw's job queue on PostgreSQL and SQLite, and pg-boss used directly: jobs/s
+                       dispatched and drained, and the delay from dispatch to start
+  --jobs N             queue suite: jobs dispatched, then drained, per run (default 10000, smoke 300)
+  --workers 1,4        queue suite: worker processes draining them, one run per count (default 1,4; smoke 1)
   --smoke              a few seconds per server, every answer checked (what CI runs)
   --rounds N           interleaved rounds; medians are reported (default 3; db suite 2)
   --paired-rounds N    rounds of the paired measurement: Fw and polka@next (and Fw with the most and the
@@ -30,7 +36,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections N      connections held open by the load generator (default 64)
   --servers a,b        only these servers (fw, polka-next, node-http, polka-0.5, fastify, hono, express;
                        fw-node runs Fw on node:http and is only run when named; db suite: fw, fw-sqlite,
-                       node-http-pg, fastify-pg, fastify-kysely, hono-pg, express-pg)
+                       node-http-pg, fastify-pg, fastify-kysely, hono-pg, express-pg; queue suite:
+                       fw-pg, pgboss, fw-sqlite)
   --cases a,b          only these cases (hello, user, echo, routes; db suite: its test types)
   --pool N             db suite: connections in every server's pg pool (default 10)
   --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
@@ -52,6 +59,8 @@ function options() {
         suite: { type: 'string', default: 'default' },
         smoke: { type: 'boolean', default: false },
         pool: { type: 'string' },
+        jobs: { type: 'string' },
+        workers: { type: 'string' },
         rounds: { type: 'string' },
         'paired-rounds': { type: 'string' },
         duration: { type: 'string' },
@@ -82,7 +91,8 @@ function options() {
   }
   const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
   const smoke = values.smoke
-  if (!['default', 'db'].includes(values.suite)) fail(`--suite is default or db, got "${values.suite}"`)
+  if (!['default', 'db', 'queue'].includes(values.suite)) fail(`--suite is default, db or queue, got "${values.suite}"`)
+  if (values.suite === 'queue') return queueOptions(values, { number, list, smoke })
   const db = values.suite === 'db'
   const all = db ? dbServerList() : serverList()
   const wanted = list('servers')
@@ -121,6 +131,55 @@ function options() {
   }
 }
 
+/** `--suite queue`: its own options (participants, jobs, worker counts, rounds). */
+function queueOptions(values, { number, list, smoke }) {
+  const known = Object.keys(QUEUE_PARTICIPANTS)
+  const participants = list('servers') ?? known
+  for (const id of participants) if (!known.includes(id)) fail(`unknown queue "${id}"; known: ${known.join(', ')}`)
+  const workers = (list('workers') ?? (smoke ? ['1'] : ['1', '4'])).map((n) => {
+    const count = Number(n)
+    if (!Number.isInteger(count) || count < 1) fail(`--workers takes whole numbers of at least 1, got "${n}"`)
+    return count
+  })
+  return {
+    suite: 'queue',
+    smoke,
+    participants,
+    workers,
+    jobs: number('jobs', smoke ? 300 : 10_000, 1),
+    pacedJobs: smoke ? 20 : 200,
+    rate: smoke ? 50 : 100,
+    rounds: number('rounds', smoke ? 1 : 3, 1),
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-queue.json`),
+  }
+}
+
+/** `--suite queue`: PostgreSQL started, the queues measured, PostgreSQL stopped. */
+async function queueMain(opts, log) {
+  const loadBefore = loadavg()
+  log(`Fw bench, queue suite${opts.smoke ? ' (smoke)' : ''}: ${opts.participants.join(', ')}; ${opts.jobs} jobs, ${opts.workers.join(' and ')} worker(s), ${opts.rounds} round(s); load average ${loadBefore[0].toFixed(2)}`)
+  const run = await runQueueSuite(opts, { log })
+  console.log(`\n${run.tables}\n`)
+  if (!opts.smoke) console.log(`Targets:\n${run.goals.map((goal) => `${goal.met ? 'met ' : 'MISSED'}  ${goal.what}: ${goal.value}`).join('\n')}\n`)
+  write(
+    opts,
+    {
+      date: new Date().toISOString(),
+      suite: 'queue',
+      mode: opts.smoke ? 'smoke' : 'full',
+      revision: gitRevision(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: run.loadAverage },
+      settings: { jobs: opts.jobs, workers: opts.workers, rounds: opts.rounds, pacedJobs: opts.pacedJobs, rate: opts.rate, pinned: false },
+      runs: run.runs,
+      summary: run.summary,
+      paired: run.paired,
+      targets: run.goals,
+      tables: run.tables,
+    },
+    log,
+  )
+}
+
 async function main() {
   const opts = options()
   const log = (line) => console.error(line)
@@ -135,6 +194,7 @@ async function main() {
   }
   ensurePeers(log)
   ensureRuntimeBuilt(log)
+  if (opts.suite === 'queue') return queueMain(opts, log)
   const tool = loadTool(opts.tool)
   const pin = pinning(opts.pin)
   const baseline = 'polka-next'
