@@ -1,23 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 
-/** A queue worker that dies is started again after this long, so that one that cannot start does not spin. */
+/** A process that dies is started again after this long, so that one that cannot start does not spin. */
 const RESTART_DELAY = 1_000
 
+/** Which `fw` command to run beside the web workers, how many of it, and what the log calls one. */
+export interface CommandWorkers {
+  /** `queue:work`, `schedule:work` */
+  readonly command: string
+  readonly count: number
+  /** `queue worker`, `scheduler` */
+  readonly label: string
+}
+
 /**
- * `fw start --queue-workers=N`: N `fw queue:work` processes beside the web workers, each replaced when it dies.
- * They run in a process group of their own, so that a Ctrl-C reaches them once, through `stop()`: SIGTERM, which
- * lets each finish its jobs in flight. SIGTERM or SIGINT to `fw start` stops them at once, beside its web workers.
+ * `fw start --queue-workers=N` and `--scheduler`: `count` processes of an `fw` command beside the web workers, each
+ * replaced when it dies. They run in a process group of their own, so that a Ctrl-C reaches them once, through
+ * `stop()`: SIGTERM, which lets each finish its work in flight. SIGTERM or SIGINT to `fw start` stops them at once,
+ * beside its web workers.
  */
-export function superviseQueueWorkers(count: number, cwd: string, env: NodeJS.ProcessEnv): { stop(): Promise<void> } {
+export function superviseCommandWorkers({ command, count, label }: CommandWorkers, cwd: string, env: NodeJS.ProcessEnv): { stop(): Promise<void> } {
   const running = new Set<ChildProcess>()
   let stopping: Promise<void> | undefined
   const fork = () => {
-    const child = spawn(process.execPath, [process.argv[1]!, 'queue:work'], { cwd, env, stdio: 'inherit', detached: true })
+    const child = spawn(process.execPath, [process.argv[1]!, command], { cwd, env, stdio: 'inherit', detached: true })
     running.add(child)
     child.once('exit', (code, signal) => {
       running.delete(child)
       if (stopping) return
-      console.error(`[fw] queue worker ${child.pid} died (${signal ? `signal ${signal}` : `exit code ${code}`}): starting a replacement`)
+      console.error(`[fw] ${label} ${child.pid} died (${signal ? `signal ${signal}` : `exit code ${code}`}): starting a replacement`)
       setTimeout(() => stopping || fork(), RESTART_DELAY)
     })
   }

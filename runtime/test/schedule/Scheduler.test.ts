@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { transaction } from '../../src/database/db.js'
+import { db, transaction } from '../../src/database/db.js'
 import { Job } from '../../src/queue/Job.js'
 import { queue } from '../../src/queue/queue.js'
 import { schedule } from '../../src/schedule/schedule.js'
@@ -12,8 +12,7 @@ import { databases, useNotesDatabase } from '../support/notesDatabase.js'
 /** A job that writes a note, so that a run is a row of the database it is scheduled on. */
 class WriteNote extends Job<{ title: string }> {
   async handle({ title }: { title: string }): Promise<void> {
-    const { db } = await import('../../src/database/db.js')
-    await db().insertInto('notes').values({ title }).execute()
+    await sql`insert into notes (title) values (${title})`.execute(db())
   }
 }
 
