@@ -25,6 +25,7 @@ export const schedule = {
    * is given). Its key is `job:<ClassName>`: scheduling one class twice needs `.name()` on one of them.
    */
   job<P>(job: JobConstructor<P>, payload?: P, options: DispatchOptions = {}): ScheduledTask {
+    if (typeof job !== 'function') throw new TypeError(`schedule.job() takes a job class, got ${String(job)}`)
     return add(new ScheduledTask(`job:${job.name}`, { kind: 'job', job, payload, options }))
   },
 

@@ -52,6 +52,7 @@ describe('a scheduled task', () => {
     expect(() => task.timezone('Europe/Nowhere')).toThrow('Scheduled task job:PruneTokens: "Europe/Nowhere" is not an IANA time zone (such as UTC or Europe/Paris)')
     expect(() => task.dailyAt('25:00')).toThrow("Scheduled task job:PruneTokens: dailyAt() takes a time of day such as '13:00', got \"25:00\"")
     expect(() => task.hourlyAt(60)).toThrow('Scheduled task job:PruneTokens: hourlyAt() takes a minute from 0 to 59, got 60')
+    expect(() => schedule.job(undefined as never)).toThrow('schedule.job() takes a job class, got undefined')
     expect(() => schedule.call('two words', () => undefined)).toThrow('A scheduled task\'s name must be 1 to 200 characters without spaces, got "two words"')
     // What was refused changed nothing.
     expect([task.expression, task.timezoneName]).toEqual(['* * * * *', 'UTC'])
