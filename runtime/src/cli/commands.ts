@@ -15,6 +15,7 @@ import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { queueFailed, queueFlush, queueRetry, queueWork } from './queue.js'
 import { routeList } from './routeList.js'
+import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 import { start } from './start.js'
@@ -53,4 +54,7 @@ export const commands: readonly Command[] = [
   queueFailed,
   queueRetry,
   queueFlush,
+  scheduleWork,
+  scheduleRun,
+  scheduleList,
 ]

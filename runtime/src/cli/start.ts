@@ -20,7 +20,7 @@ function workerCount(value: string | boolean | undefined, name = 'workers', none
 export const start: Command = {
   name: 'start',
   summary: 'Start the built app for production: node:cluster workers, replaced when one dies',
-  usage: 'start [--workers=1|N|auto] [--queue-workers=N|auto] [--port=8000] [--host=127.0.0.1]',
+  usage: 'start [--workers=1|N|auto] [--queue-workers=N|auto] [--scheduler] [--port=8000] [--host=127.0.0.1]',
   details: [
     `Runs ${ENTRY} (npm run build first) in N workers sharing one port; NODE_ENV defaults to production.`,
     'A worker that dies is logged and replaced at once. SIGHUP replaces the workers one by one (a new one listens',
@@ -28,8 +28,10 @@ export const start: Command = {
     'Run it directly (npx fw start, or your process manager), not through npm start: npm does not pass signals on.',
     '--queue-workers=N also runs N fw queue:work processes (QUEUE_DRIVER=database), each replaced when it dies;',
     'SIGTERM lets them finish their jobs in flight.',
+    '--scheduler also runs one fw schedule:work process (bootstrap/schedule.ts), replaced when it dies; run it on',
+    'as many machines as you like: each time of a task runs once. SIGTERM lets its runs in flight finish.',
   ],
-  options: { workers: { type: 'string', short: 'w' }, 'queue-workers': { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  options: { workers: { type: 'string', short: 'w' }, 'queue-workers': { type: 'string' }, scheduler: { type: 'boolean' }, port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
     const count = workerCount(input.values.workers)
     const queueWorkers = workerCount(input.values['queue-workers'], 'queue-workers', 0)
@@ -45,9 +47,13 @@ export const start: Command = {
     const { reportMissingSettings } = await import('../config/reportMissingSettings.js')
     reportMissingSettings(appRoot(input.cwd), env)
     cluster.setupPrimary({ exec: file, args: [], cwd: input.cwd })
-    const queue = queueWorkers > 0 ? (await import('./queueWorkers.js')).superviseQueueWorkers(queueWorkers, input.cwd, env) : undefined
+    const { superviseCommandWorkers } = await import('./commandWorkers.js')
+    const beside = [
+      queueWorkers > 0 ? superviseCommandWorkers({ command: 'queue:work', count: queueWorkers, label: 'queue worker' }, input.cwd, env) : undefined,
+      input.values.scheduler === true ? superviseCommandWorkers({ command: 'schedule:work', count: 1, label: 'scheduler' }, input.cwd, env) : undefined,
+    ]
     const code = await supervise(count, env)
-    await queue?.stop()
+    await Promise.all(beside.map((workers) => workers?.stop()))
     return code
   },
 }

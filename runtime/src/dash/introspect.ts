@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { MIGRATIONS_LOCK_TABLE } from '../database/MigrationLock.js'
 import { MIGRATIONS_TABLE } from '../database/Migrator.js'
 import { JOBS_TABLE } from '../queue/jobsTable.js'
+import { SCHEDULE_RUNS_TABLE } from '../schedule/scheduleRuns.js'
 import { isSecretColumn } from './secretColumns.js'
 
 /** How a column's values are read, shown and checked, from the type the database reports. */
@@ -49,7 +50,7 @@ export interface IntrospectOptions {
 }
 
 /** The migrator's and the queue's bookkeeping: never listed. */
-const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE])
+const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, SCHEDULE_RUNS_TABLE])
 
 /**
  * Every table and view of the database, sorted by name, read through kysely's introspection on each

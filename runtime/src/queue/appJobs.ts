@@ -10,18 +10,22 @@ export function jobsFolder(root: string, built: boolean): string {
 }
 
 /**
- * Sets the app up as its server does (bootstrap/app.ts `configure(container, router)`: the services its jobs are
- * built with), then loads its job classes. `built` reads dist/ (the build of `npm run build`); otherwise the
+ * Sets the app up as its server does: bootstrap/app.ts `configure(container, router)`, which binds the services its
+ * jobs and scheduled tasks are built with. `built` reads dist/ (the build of `npm run build`); otherwise the
  * TypeScript sources, which need a TypeScript loader in the process.
  */
-export async function bootAppJobs(root: string, container: Container, built: boolean): Promise<JobRegistry> {
+export async function configureApp(root: string, container: Container, built: boolean): Promise<void> {
   const bootstrap = join(root, built ? 'dist/bootstrap/app.js' : 'bootstrap/app.ts')
-  if (existsSync(bootstrap)) {
-    const [{ configure }, { Router }] = await Promise.all([
-      import(pathToFileURL(bootstrap).href) as Promise<{ configure?: (container: Container, router: unknown) => void }>,
-      import('../routing/Router.js'),
-    ])
-    configure?.(container, new Router(container))
-  }
+  if (!existsSync(bootstrap)) return
+  const [{ configure }, { Router }] = await Promise.all([
+    import(pathToFileURL(bootstrap).href) as Promise<{ configure?: (container: Container, router: unknown) => void }>,
+    import('../routing/Router.js'),
+  ])
+  configure?.(container, new Router(container))
+}
+
+/** Sets the app up (`configureApp`), then loads its job classes, from dist/ when `built`. */
+export async function bootAppJobs(root: string, container: Container, built: boolean): Promise<JobRegistry> {
+  await configureApp(root, container, built)
   return loadJobs(jobsFolder(root, built))
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { JOBS_TABLE } from '../../queue/jobsTable.js'
+import { SCHEDULE_RUNS_TABLE } from '../../schedule/scheduleRuns.js'
 import { dialectOf, type DialectName } from '../dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE } from '../MigrationLock.js'
 import { MIGRATIONS_TABLE } from '../Migrator.js'
@@ -29,12 +30,12 @@ export interface IntrospectedTable {
 
 export interface IntrospectedSchema {
   dialect: DialectName
-  /** The application's tables and views, without Fw's own (the migrator's, the queue's), in no set order. */
+  /** The application's tables and views, without Fw's own (the migrator's, the queue's, the scheduler's), in no set order. */
   tables: IntrospectedTable[]
 }
 
 /** The tables Fw keeps for itself, which an application never queries. */
-const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE]
+const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, SCHEDULE_RUNS_TABLE]
 
 /**
  * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's

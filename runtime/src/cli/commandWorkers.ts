@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+
+/** A process that dies is started again after this long, so that one that cannot start does not spin. */
+const RESTART_DELAY = 1_000
+
+/** Which `fw` command to run beside the web workers, how many of it, and what the log calls one. */
+export interface CommandWorkers {
+  /** `queue:work`, `schedule:work` */
+  readonly command: string
+  readonly count: number
+  /** `queue worker`, `scheduler` */
+  readonly label: string
+}
+
+/**
+ * `fw start --queue-workers=N` and `--scheduler`: `count` processes of an `fw` command beside the web workers, each
+ * replaced when it dies. They run in a process group of their own, so that a Ctrl-C reaches them once, through
+ * `stop()`: SIGTERM, which lets each finish its work in flight. SIGTERM or SIGINT to `fw start` stops them at once,
+ * beside its web workers.
+ */
+export function superviseCommandWorkers({ command, count, label }: CommandWorkers, cwd: string, env: NodeJS.ProcessEnv): { stop(): Promise<void> } {
+  const running = new Set<ChildProcess>()
+  let stopping: Promise<void> | undefined
+  const fork = () => {
+    const child = spawn(process.execPath, [process.argv[1]!, command], { cwd, env, stdio: 'inherit', detached: true })
+    running.add(child)
+    child.once('exit', (code, signal) => {
+      running.delete(child)
+      if (stopping) return
+      console.error(`[fw] ${label} ${child.pid} died (${signal ? `signal ${signal}` : `exit code ${code}`}): starting a replacement`)
+      setTimeout(() => stopping || fork(), RESTART_DELAY)
+    })
+  }
+  /** Resolves once `child` has exited, asking it to (SIGTERM) when it runs. */
+  const ended = (child: ChildProcess) =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done()
+      child.once('exit', () => done())
+      child.kill('SIGTERM')
+    })
+  const stop = () => (stopping ??= Promise.all([...running].map(ended)).then(() => undefined))
+  process.once('SIGTERM', stop).once('SIGINT', stop)
+  for (let i = 0; i < count; i++) fork()
+  return { stop }
+}
