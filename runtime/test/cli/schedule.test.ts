@@ -224,6 +224,17 @@ describe('three schedule:work at once on PostgreSQL', () => {
     expectEverySecond(beatSlots)
     expect(beats()).toHaveLength(beatSlots.length)
   }, 60_000)
+
+  it('store each second\'s job exactly once in pg-boss (QUEUE_DRIVER=database), in the transaction of its claim', async () => {
+    const db = (database = createDatabase(postgres.url))
+    app.write('.env', `QUEUE_DRIVER=database\nDATABASE_URL=${postgres.url}\n`)
+    app.write('bootstrap/schedule.ts', scheduleFile('schedule.job(Tick).everySecond().name(\'tick-queued\')'))
+    await threeSchedulers()
+    const ticks = await claimed(db, 'tick-queued')
+    expectEverySecond(ticks)
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where data->>'name' = 'Tick'`.execute(db)
+    expect(rows[0]!.count).toBe(ticks.length)
+  }, 60_000)
 })
 
 describe('fw start --scheduler', () => {
