@@ -62,8 +62,9 @@ export const makeDash: Command = {
   summary: 'Create an admin dashboard over the database, behind make:auth sign-in',
   usage: 'make:dash <Name> [--force]',
   details: [
-    'Mounts the dashboard at the kebab-case name (Admin → /admin): an overview, and every table of the',
-    'database with search, sort, pagination, a row view and forms to create, edit and delete rows.',
+    'Mounts the dashboard at the kebab-case name (Admin → /admin): an overview (with the job queue and a',
+    'retry for failed jobs), and every table of the database with search, sort, pagination, a row view',
+    'and forms to create, edit and delete rows.',
     'Writes App/Controllers/<Name>/, App/Views/<Name>/, App/Policies/<Name>Policy.ts,',
     'App/Middleware/<name>Dashboard.ts, public/css/<name>.css, a test, and routes/dash-<name>.ts, imported by routes/web.ts.',
     'Needs fw make:auth first. Who may enter: App/Policies/<Name>Policy.ts (by default the users made admins',

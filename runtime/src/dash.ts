@@ -1,8 +1,8 @@
 /**
  * The machinery of the admin dashboards that `fw make:dash` writes: schema introspection (SQLite and
- * PostgreSQL), field kinds and form coercion, secret columns and read-only tables, and the listing,
- * search, sort and pagination queries. The generated controllers and views call it, so `npm update`
- * delivers its fixes.
+ * PostgreSQL), field kinds and form coercion, secret columns and read-only tables, the listing,
+ * search, sort and pagination queries, and the job queue's counts and failed jobs. The generated
+ * controllers and views call it, so `npm update` delivers its fixes.
  *
  * @example
  * ```ts
@@ -16,5 +16,6 @@ export { Dashboard, type DashboardOptions, type FoundRow, type ListQuery, type R
 export { BOOKKEEPING_TABLES } from './dash/bookkeepingTables.js'
 export { introspect, kindOf, type Column, type IntrospectOptions, type Kind, type Table } from './dash/introspect.js'
 export { editableColumns, fieldName, formInput, parseValue, readForm, type FormErrors, type FormInput, type ReadForm } from './dash/readForm.js'
+export { queueOverview, retryFailedJob, type FailedJobSummary, type QueueOverview } from './dash/queueOverview.js'
 export { isSecretColumn } from './dash/secretColumns.js'
 export { systemInfo, type SystemFact } from './dash/systemInfo.js'

@@ -4,6 +4,7 @@ import { modelKey, type KeyType } from '../database/modelKey.js'
 import { HttpError } from '../http/HttpError.js'
 import { BOOKKEEPING_TABLES } from './bookkeepingTables.js'
 import { introspect, type Column, type Table } from './introspect.js'
+import { queueOverview, retryFailedJob, type QueueOverview } from './queueOverview.js'
 import { readForm, type ReadForm } from './readForm.js'
 import { systemInfo, type SystemFact } from './systemInfo.js'
 
@@ -98,6 +99,16 @@ export class Dashboard {
   /** The application, fw-runtime and Node.js versions, the database, the environment and the uptime: see `systemInfo`. */
   system(): SystemFact[] {
     return systemInfo(this.db())
+  }
+
+  /** The job queue: its driver, how many jobs wait, run and have failed, the latest failed; undefined under `sync`. */
+  queue(): Promise<QueueOverview | undefined> {
+    return queueOverview()
+  }
+
+  /** Puts the failed job with that id (from a URL) back on its queue; false when no failed job has that id. */
+  retryJob(id: string): Promise<boolean> {
+    return retryFailedJob(id)
   }
 
   /** How many rows the table has. */

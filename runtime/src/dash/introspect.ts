@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { dialectOf } from '../database/dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE } from '../database/MigrationLock.js'
 import { MIGRATIONS_TABLE } from '../database/Migrator.js'
 import { JOBS_TABLE } from '../queue/jobsTable.js'
@@ -54,7 +55,8 @@ const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS
 
 /**
  * Every table and view of the database, sorted by name, read through kysely's introspection on each
- * call (so a new migration shows up at once), for SQLite and PostgreSQL alike.
+ * call (so a new migration shows up at once), for SQLite and PostgreSQL alike. On PostgreSQL, only
+ * those of the current schema, which unqualified names reach: not pg-boss's (`pgboss`) or any other.
  *
  * @example
  * ```ts
@@ -63,9 +65,9 @@ const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS
  * ```
  */
 export async function introspect(db: Kysely<any>, options: IntrospectOptions = {}): Promise<Table[]> {
-  const found = await db.introspection.getTables()
+  const [found, schema] = await Promise.all([db.introspection.getTables(), currentSchema(db)])
   return found
-    .filter((table) => !FW_TABLES.has(table.name) && !options.hidden?.has(table.name))
+    .filter((table) => table.schema === schema && !FW_TABLES.has(table.name) && !options.hidden?.has(table.name))
     .map((table) => {
       const all: Column[] = table.columns.map((column) => ({
         name: column.name,
@@ -97,6 +99,13 @@ export async function introspect(db: Kysely<any>, options: IntrospectOptions = {
       }
     })
     .sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** The schema unqualified table names resolve to on PostgreSQL; SQLite's tables have none. */
+async function currentSchema(db: Kysely<any>): Promise<string | undefined> {
+  if (dialectOf(db) !== 'postgres') return undefined
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  return rows[0]?.schema
 }
 
 /**

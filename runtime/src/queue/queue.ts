@@ -19,6 +19,10 @@ const DRIVERS: Record<string, MakeDriver> = {
 
 let chosen: QueueDriver | undefined
 
+function isStored(driver: QueueDriver): driver is StoredQueue {
+  return 'claim' in driver
+}
+
 /** The driver of `QUEUE_DRIVER` (default `sync`), made on first use. */
 function driver(options = { worker: false }): QueueDriver {
   if (chosen) return chosen
@@ -55,10 +59,15 @@ export const queue = {
    */
   stored(options = { worker: false }): StoredQueue {
     const current = driver(options)
-    if (!('claim' in current)) {
+    if (!isStored(current)) {
       throw new Error(`QUEUE_DRIVER=${current.name} keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database`)
     }
-    return current as StoredQueue
+    return current
+  },
+
+  /** Whether the driver in use stores jobs for workers, so that `stored()` gives it: false for `sync` and a fake. */
+  keepsJobs(): boolean {
+    return isStored(driver())
   },
 
   /** Records dispatched jobs instead of running them, until `queue.restore()`; returns the fake to assert on. */

@@ -1,10 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { symlinkSync } from 'node:fs'
+import { rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { createDatabase } from '../../src/database/createDatabase.js'
+import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
+import { pendingJob } from '../../src/queue/pendingJob.js'
+import { PgBossQueue } from '../../src/queue/PgBossQueue.js'
+import type { StoredQueue } from '../../src/queue/types.js'
 import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
@@ -222,6 +227,74 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     expect(page).toContain(`<dt>Database</dt><dd>${backend.name}</dd>`)
     expect(page).not.toMatch(/fw_migrations/)
     expect((await admin.get('/admin/tables/fw_migrations')).status).toBe(404)
+  })
+
+  it('says in the overview that jobs run at dispatch under QUEUE_DRIVER=sync, and how to keep them for workers', async () => {
+    const page = await (await admin.get('/admin')).text()
+    expect(page).toContain('<h2 id="queue-heading">Queue</h2>')
+    expect(page).toContain(
+      '<p>Jobs run at dispatch (<code>QUEUE_DRIVER=sync</code>): to keep them for workers, set <code>QUEUE_DRIVER=database</code> and run <code>fw queue:work</code>.</p>',
+    )
+  })
+
+  it('with QUEUE_DRIVER=database in .env: shows a failed job with its error, and retries it from the overview', async () => {
+    app.write('.env', 'QUEUE_DRIVER=database\n')
+    const database = createDatabase<any>(env.DATABASE_URL, app.dir)
+    // The app's queue, as a worker of the app sees it: SQLite's fw_jobs, or pg-boss on PostgreSQL.
+    const jobs: StoredQueue = env.DATABASE_URL ? new PgBossQueue({ url: env.DATABASE_URL, database: () => database }) : new DatabaseQueue(() => database)
+    const queued = await startApp(app.dir, env)
+    try {
+      // A job of the app that may run once, claimed by a worker and failed.
+      const job = Object.defineProperty(class {}, 'name', { value: 'ResizeUpload' }) as never
+      await jobs.push(pendingJob(job, { upload: 7 }, { attempts: 1 }))
+      let claimed = await jobs.claim(['default'], 'test-worker')
+      for (let tries = 0; !claimed && tries < 50; tries++) {
+        await sleep(50)
+        claimed = await jobs.claim(['default'], 'test-worker')
+      }
+      expect(await jobs.fail(claimed!, new TypeError('cannot read <upload> 7\n    at resize (App/Jobs/ResizeUpload.ts:9:11)'))).toBe('failed')
+      const id = claimed!.id
+
+      const ada = new Browser(queued.url)
+      ada.copyCookies(admin)
+      const overview = await (await ada.get('/admin')).text()
+      const driver = backend.name === 'SQLite' ? 'database' : 'pgboss'
+      expect(overview).toContain(`<p>Driver <code>${driver}</code>: 0 waiting, 0 running, 1 failed.</p>`)
+      expect(overview).toMatch(new RegExp(`<tr><td><code>${id}</code></td><td>ResizeUpload</td><td>default</td><td class="num">1</td><td><time datetime="[^"]+">[^<]+</time></td><td>TypeError: cannot read &lt;upload&gt; 7</td>`))
+      expect(overview).not.toContain('ResizeUpload.ts:9')
+      expect(overview).toContain(`<form method="post" action="/admin/jobs/${id}/retry">`)
+
+      // Neither a GET, nor a form without the CSRF token, nor a user who is no admin retries it.
+      expect((await ada.get(`/admin/jobs/${id}/retry`)).status).toBe(405)
+      expect((await ada.post(`/admin/jobs/${id}/retry`, {})).status).toBe(419)
+      const eve = new Browser(queued.url)
+      eve.copyCookies(someone)
+      expect((await eve.submit('/me', `/admin/jobs/${id}/retry`, {})).status).toBe(403)
+      expect(await jobs.counts()).toEqual({ waiting: 0, active: 0, failed: 1 })
+
+      const retried = await ada.submit('/admin', `/admin/jobs/${id}/retry`, {})
+      expect(retried.status).toBe(303)
+      expect(retried.headers.get('location')).toBe('/admin')
+      const after = await (await ada.get('/admin')).text()
+      expect(after).toContain(`<p class="flash" role="status">Job ${id} is queued again.</p>`)
+      expect(after).toContain(`<p>Driver <code>${driver}</code>: 1 waiting, 0 running, 0 failed.</p>`)
+      expect(after).not.toContain('ResizeUpload')
+      expect(await jobs.counts()).toEqual({ waiting: 1, active: 0, failed: 0 })
+
+      const again = await ada.submit('/admin', `/admin/jobs/${id}/retry`, {})
+      expect(again.status).toBe(303)
+      expect(await (await ada.get('/admin')).text()).toContain(`<p class="flash" role="status">There is no failed job ${id}.</p>`)
+      expect((await ada.submit('/admin', '/admin/jobs/999999/retry', {})).status).toBe(303)
+      expect(await (await ada.get('/admin')).text()).toContain('<p class="flash" role="status">There is no failed job 999999.</p>')
+      expect(await jobs.counts()).toEqual({ waiting: 1, active: 0, failed: 0 })
+    } finally {
+      const exited = new Promise((resolve) => queued.child.once('exit', resolve))
+      queued.child.kill('SIGTERM')
+      await exited
+      rmSync(join(app.dir, '.env'))
+      await jobs.close?.()
+      await database.destroy()
+    }
   })
 
   it('creates a row through the form: typed checks first, then a flash message shown once', async () => {

@@ -100,6 +100,7 @@ describe('fw make:dash after make:auth', () => {
     }
     expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard }, () => {")
     expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
+    expect(routes).toContain("Route.post('/jobs/{id}/retry', [AdminOverviewController, 'retryJob'])")
 
     expect(read('App/Middleware/adminDashboard.ts')).toContain("export const adminDashboard: MiddlewareReference[] = ['session', auth, 'csrf', authorizeAdmin]")
     expect(read('App/Policies/AdminPolicy.ts')).toContain('export async function canUseAdmin(user: { id: number }): Promise<boolean> {')

@@ -22,6 +22,17 @@ describe.each(backends)('introspect on $name', (backend) => {
     expect(tables.find((table) => table.name === 'posts')).toMatchObject({ isView: false, readOnly: false })
   })
 
+  it.runIf(backend.name === 'PostgreSQL')('leaves out the tables of other schemas, such as pg-boss’s, which the dashboard’s queries do not reach', async () => {
+    await db.schema.createSchema('pgboss_like').execute()
+    await db.schema.createTable('pgboss_like.job').addColumn('id', 'integer').execute()
+    await db.schema.createTable('pgboss_like.posts').addColumn('id', 'integer').execute()
+    try {
+      expect((await introspect(db)).map((table) => table.name)).toEqual(['access_tokens', 'posts', 'secrets_only', 'titles', 'users'])
+    } finally {
+      await db.schema.dropSchema('pgboss_like').cascade().execute()
+    }
+  })
+
   it('reads each column’s kind, nullability, default and key', async () => {
     const posts = (await introspect(db)).find((table) => table.name === 'posts')!
     const kinds = Object.fromEntries(posts.columns.map((column) => [column.name, column.kind]))

@@ -85,6 +85,17 @@ describe('the sync queue (the default)', () => {
     process.env.QUEUE_DRIVER = 'redis'
     await expect(Tick.dispatch()).rejects.toThrow('QUEUE_DRIVER=redis is not a queue driver of Fw; it has: sync, database, pgboss')
   })
+
+  it('keeps no jobs: stored() says what to set, keepsJobs() answers false without throwing', () => {
+    expect(queue.keepsJobs()).toBe(false)
+    expect(() => queue.stored()).toThrow('QUEUE_DRIVER=sync keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database')
+    queue.fake()
+    expect(queue.keepsJobs()).toBe(false)
+    queue.restore()
+    process.env.QUEUE_DRIVER = 'database'
+    expect(queue.keepsJobs()).toBe(true)
+    expect(queue.stored().name).toBe('database')
+  })
 })
 
 describe('queue.fake()', () => {

@@ -91,6 +91,6 @@ export function runFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}):
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env }
   // NODE_ENV too: vitest sets it to `test`, which an app's own test run has, not the app a test drives.
-  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG', 'NODE_ENV']) delete env[key]
+  for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG', 'NODE_ENV', 'QUEUE_DRIVER']) delete env[key]
   return { ...env, ...extra }
 }
