@@ -156,6 +156,35 @@ describe('npm run bench', () => {
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 
+  it('--suite queue --smoke drains the same jobs through Fw on PostgreSQL and SQLite and through pg-boss used directly', async () => {
+    const out = join(work, 'smoke-queue.json')
+    const ours = (name: string) => name.startsWith('fw-bench-pg-') || name.startsWith('fw-bench-queue-')
+    const before = new Set(readdirSync('/tmp').filter(ours))
+    const run = await bench(['--suite', 'queue', '--smoke', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      suite: string
+      mode: string
+      settings: { jobs: number; workers: number[] }
+      summary: { participant: string; workers: number; dispatchRate: number; drainRate: number; p50: number; p99: number }[]
+      paired: { workers: number; drain: number; dispatch: number }[]
+    }
+    expect(result).toMatchObject({ suite: 'queue', mode: 'smoke', settings: { jobs: 300, workers: [1] } })
+    expect(result.summary.map((row) => row.participant)).toEqual(['fw-pg', 'pgboss', 'fw-sqlite'])
+    for (const row of result.summary) {
+      expect(row.dispatchRate, row.participant).toBeGreaterThan(0)
+      expect(row.drainRate, row.participant).toBeGreaterThan(0)
+      expect(row.p50, row.participant).toBeLessThanOrEqual(row.p99)
+    }
+    const [pair] = result.paired
+    expect(pair!.drain).toBeCloseTo(result.summary[0]!.drainRate / result.summary[1]!.drainRate)
+    expect(run.stdout).toMatch(/^Fw on PostgreSQL \(pg-boss\) +1 +\d+ +\d+ /m)
+    expect(run.stdout).toMatch(/^Fw ÷ pg-boss, 1 worker\(s\), paired by round: drain \d\.\d\d×/m)
+    // PostgreSQL and the bench app are gone.
+    expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
+  })
+
   it('checks TechEmpower\'s answers as its verifier does: sizes, numbers as numbers, ranges, escaping, Content-Type', async () => {
     const cases = (await import(pathToFileURL(join(root, 'bench', 'lib', 'db-cases.mjs')).href)) as {
       DB_CASES: Record<string, { expect: { kind: string; count?: number; body?: string } }>

@@ -34,7 +34,8 @@ export async function runQueueSuite(opts, { log }) {
   try {
     for (let round = 1; round <= opts.rounds; round++) {
       for (const workers of opts.workers) {
-        for (const id of opts.participants) {
+        // The order rotates from round to round: the first run after PostgreSQL starts is not always the same one's.
+        for (const id of rotate(opts.participants, round - 1)) {
           const run = await measure(id, { ...opts, workers, round, postgres, app, log })
           runs.push(run)
           log(
@@ -112,6 +113,11 @@ async function measure(id, { workers, jobs, pacedJobs, rate, postgres, app, log 
     await pending.close()
     if (sqlite) for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlite}${suffix}`, { force: true })
   }
+}
+
+function rotate(list, by) {
+  const shift = by % list.length
+  return [...list.slice(shift), ...list.slice(0, shift)]
 }
 
 function percentile(sorted, p) {
