@@ -11,6 +11,10 @@ const ROUTES = 'routes/web.ts'
 const AUTH_ROUTES = 'routes/auth.ts'
 const IMPORT_ROUTES = "import './auth.js'"
 const README = 'README.md'
+/** Where an app's schedule is: make:auth's housekeeping job runs from it every hour. */
+const SCHEDULE = 'bootstrap/schedule.ts'
+const SCHEDULE_IMPORTS = ["import { schedule } from 'fw-runtime/schedule'", "import { PruneAuthTables } from '#app/Jobs/PruneAuthTables.js'"]
+const SCHEDULE_LINE = 'schedule.job(PruneAuthTables).hourly()'
 const MIGRATIONS = 'database/migrations'
 /** The block an older make:auth wrote into routes/web.ts: removed when --force writes routes/auth.ts. */
 const BEGIN = '// fw:auth begin'
@@ -33,6 +37,7 @@ const FILES = [
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',
   'App/Views/auth/me.ts',
+  'App/Jobs/PruneAuthTables.ts',
   'public/css/app.css',
   'tests/authClient.ts',
   'tests/auth.test.ts',
@@ -49,7 +54,8 @@ export const makeAuth: Command = {
   usage: 'make:auth [--force]',
   details: [
     'Writes the users (with is_admin), access_tokens and login_attempts migrations, App/Models/User.ts,',
-    'the Auth controllers, sign-in and registration pages, public/css/app.css and its tests, and its',
+    'the Auth controllers, sign-in and registration pages, public/css/app.css and its tests, the hourly',
+    'housekeeping job App/Jobs/PruneAuthTables.ts in bootstrap/schedule.ts (made, or added to), and its',
     "routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register,",
     'POST /login, POST /logout, POST /password, GET /me, GET /login, GET /register. Hashing, tokens, sessions, CSRF',
     "and the throttle are fw-runtime/auth's. Then run fw migrate.",
@@ -70,9 +76,12 @@ export const makeAuth: Command = {
       { path: AUTH_ROUTES, content: stub('make-auth', 'routes.stub', {}) },
     ]
     const readme = read(cwd, README)
+    const schedule = read(cwd, SCHEDULE)
+    if (schedule === undefined) files.push({ path: SCHEDULE, content: stub('make-auth', `${SCHEDULE}.stub`, {}) })
     const updates = [
       ...(withRoutes(routes) === routes ? [] : [{ path: ROUTES, before: routes, after: withRoutes(routes) }]),
       ...(readme === undefined ? [] : [{ path: README, before: readme, after: withReadmeSection(readme) }]),
+      ...(schedule === undefined || withHousekeeping(schedule) === schedule ? [] : [{ path: SCHEDULE, before: schedule, after: withHousekeeping(schedule) }]),
     ]
     writeFiles(cwd, files, force)
     const updated: typeof updates = []
@@ -124,6 +133,13 @@ function stampTime(path: string): number {
 /** routes/web.ts importing routes/auth.ts (without the block an older make:auth put in it). */
 function withRoutes(source: string): string {
   return withImport(removeBlock(source, BEGIN, END), IMPORT_ROUTES)
+}
+
+/** An app's own schedule with make:auth's housekeeping in it (its imports, and the task at the end). */
+function withHousekeeping(source: string): string {
+  const imported = SCHEDULE_IMPORTS.reduce(withImport, source)
+  if (imported.includes('schedule.job(PruneAuthTables)')) return imported
+  return `${imported.trimEnd()}\n${SCHEDULE_LINE}\n`
 }
 
 function withReadmeSection(source: string): string {

@@ -60,7 +60,7 @@ export async function revokeAllTokens(userId: number): Promise<void> {
  * A time as the token columns hold it (ISO 8601 with its `T` and `Z`, see `AccessTokensTable`), to compare
  * with them: SQLite compares text, where Fw's usual `YYYY-MM-DD HH:MM:SS.SSS` would sort before a `T`.
  */
-function stored(time: Date): RawBuilder<Date> {
+export function stored(time: Date): RawBuilder<Date> {
   return sql<Date>`${time.toISOString()}`
 }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import type { RunningServer } from '../../src/server/listen.js'
+import { pruneAuthTables } from '../../src/auth/pruneAuthTables.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 import { listenOn, servers } from '../support/servers.js'
 import { authRouter, createAuthTables } from './authApp.js'
@@ -215,6 +216,22 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422])
       expect(answers[0]!.json.errors).toEqual({ email: ['The email has already been taken.'] })
       expect(await db.selectFrom('users').select('email').orderBy('id').execute()).toEqual([{ email: 'ada@example.com' }, { email: 'grace@example.com' }])
+    })
+
+    it('pruneAuthTables() deletes the expired tokens and ended throttle windows of everyone, and nothing else', async () => {
+      const token = await register('ada@example.com')
+      const other = await register('grace@example.com')
+      const past = new Date(Date.now() - 1000).toISOString()
+      await db.updateTable('access_tokens').set({ expires_at: past }).where('user_id', '=', 2).execute()
+      await db.insertInto('login_attempts').values([{ key: 'a'.repeat(64), attempts: 3, reset_at: Date.now() - 1 }, { key: 'b'.repeat(64), attempts: 1, reset_at: Date.now() + 60_000 }]).execute()
+      expect(await pruneAuthTables()).toEqual({ tokens: 1, loginAttempts: 1 })
+      // The registrations' own counts are in their window still, as is b's.
+      const keys = (await db.selectFrom('login_attempts').select('key').execute()).map((row) => row.key)
+      expect(keys).toContain('b'.repeat(64))
+      expect(keys).not.toContain('a'.repeat(64))
+      expect((await api('GET', '/me', undefined, token)).status).toBe(200)
+      expect((await api('GET', '/me', undefined, other)).status).toBe(401)
+      expect(await pruneAuthTables()).toEqual({ tokens: 0, loginAttempts: 0 })
     })
 
     it('limits attempts per address across emails, sign-ins and registrations together, and prunes old rows (finding 12)', async () => {

@@ -10,6 +10,7 @@ const APP_FILES = [
   'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/home.ts',
+  'App/Jobs/PruneAuthTables.ts',
   'App/Models/User.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
@@ -80,6 +81,35 @@ describe('fw make:auth', () => {
       expect(routes).toContain(`Route.${route}`)
     }
     expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
+  })
+
+  it('schedules its housekeeping job hourly: in a new bootstrap/schedule.ts, or added to the app\'s own', async () => {
+    const made = await app.fw(['make:auth'])
+    expect(made.stdout).toContain('Created bootstrap/schedule.ts\n')
+    expect(read('bootstrap/schedule.ts')).toBe(
+      [
+        "import { schedule } from 'fw-runtime/schedule'",
+        "import { PruneAuthTables } from '#app/Jobs/PruneAuthTables.js'",
+        '',
+        '// What runs at set times, under fw schedule:work (or fw start --scheduler); fw schedule:list shows it.',
+        'schedule.job(PruneAuthTables).hourly()',
+        '',
+      ].join('\n'),
+    )
+    const listed = await app.fw(['schedule:list'])
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(/^job:PruneAuthTables\s+0 \* \* \* \*\s+UTC\s/m)
+
+    // An app with a schedule of its own keeps it, with the task added; a second run adds nothing.
+    const mine = "import { schedule } from 'fw-runtime/schedule'\nimport { Digest } from '#app/Jobs/Digest.js'\n\nschedule.job(Digest).daily()\n"
+    app.write('bootstrap/schedule.ts', mine)
+    const forced = await app.fw(['make:auth', '--force'])
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toContain('Updated bootstrap/schedule.ts\n')
+    const expected = "import { schedule } from 'fw-runtime/schedule'\nimport { Digest } from '#app/Jobs/Digest.js'\nimport { PruneAuthTables } from '#app/Jobs/PruneAuthTables.js'\n\nschedule.job(Digest).daily()\nschedule.job(PruneAuthTables).hourly()\n"
+    expect(read('bootstrap/schedule.ts')).toBe(expected)
+    expect((await app.fw(['make:auth', '--force'])).stdout).not.toContain('bootstrap/schedule.ts')
+    expect(read('bootstrap/schedule.ts')).toBe(expected)
   })
 
   it('stores hashes and SHA-256 digests only (in fw-runtime/auth), and keeps secrets out of responses', async () => {

@@ -1,4 +1,7 @@
-import type { Kysely } from 'kysely'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql, type Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { introspect, kindOf } from '../../src/dash/introspect.js'
 import { Migrator } from '../../src/database/Migrator.js'
@@ -22,14 +25,19 @@ describe.each(backends)('introspect on $name', (backend) => {
     expect(tables.find((table) => table.name === 'posts')).toMatchObject({ isView: false, readOnly: false })
   })
 
-  it.runIf(backend.name === 'PostgreSQL')('leaves out the tables of other schemas, such as pg-boss’s, which the dashboard’s queries do not reach', async () => {
-    await db.schema.createSchema('pgboss_like').execute()
+  it('leaves out the tables of other schemas (pg-boss’s) or attached databases, which the dashboard’s queries do not reach', async () => {
+    const postgres = backend.name === 'PostgreSQL'
+    const folder = mkdtempSync(join(tmpdir(), 'fw-attached-'))
+    if (postgres) await db.schema.createSchema('pgboss_like').execute()
+    else await sql`attach database ${join(folder, 'other.sqlite')} as pgboss_like`.execute(db)
     await db.schema.createTable('pgboss_like.job').addColumn('id', 'integer').execute()
     await db.schema.createTable('pgboss_like.posts').addColumn('id', 'integer').execute()
     try {
       expect((await introspect(db)).map((table) => table.name)).toEqual(['access_tokens', 'posts', 'secrets_only', 'titles', 'users'])
     } finally {
-      await db.schema.dropSchema('pgboss_like').cascade().execute()
+      if (postgres) await db.schema.dropSchema('pgboss_like').cascade().execute()
+      else await sql`detach database pgboss_like`.execute(db)
+      rmSync(folder, { recursive: true, force: true })
     }
   })
 
