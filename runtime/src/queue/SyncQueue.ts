@@ -11,6 +11,6 @@ export class SyncQueue implements QueueDriver {
   readonly name = 'sync'
 
   async push(job: PendingJob): Promise<void> {
-    await afterCommit(() => runJob(job))
+    await afterCommit(() => runJob(job.job, job.payload))
   }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { Container } from '../container/Container.js'
 import type { Logger } from '../log/Logger.js'
 import type { JobRegistry } from './jobRegistry.js'
+import { runJob } from './runJob.js'
 import type { ClaimedJob, StoredQueue } from './types.js'
 
 export interface WorkerOptions {
@@ -121,7 +121,7 @@ export class Worker {
         return
       }
       try {
-        await Container.getInstance().make(type).handle(job.payload)
+        await runJob(type, job.payload)
       } catch (error) {
         const outcome = await this.queue.fail(job, error)
         const what = outcome === 'retry' ? 'will run again' : outcome === 'failed' ? 'failed (fw queue:failed lists it)' : 'lost its lease'

@@ -1,8 +1,13 @@
 import { Container } from '../container/Container.js'
-import type { PendingJob } from './types.js'
+import { takesArguments } from '../routing/controllerFactory.js'
+import type { JobConstructor } from './types.js'
 
-/** Builds the job's class from the process-wide container (its constructor gets the services) and runs it. */
-export async function runJob(job: PendingJob): Promise<void> {
-  const instance = Container.getInstance().make(job.job)
-  await instance.handle(job.payload)
+/**
+ * Builds a job's class and runs it with its payload: from the process-wide container when its constructor takes the
+ * services (as a controller's does), else with `new` alone, which spares a worker reading the constructor's
+ * parameters for every job.
+ */
+export async function runJob(job: JobConstructor, payload: unknown): Promise<void> {
+  const instance = takesArguments(job) ? Container.getInstance().make(job) : new job(undefined as never)
+  await instance.handle(payload)
 }

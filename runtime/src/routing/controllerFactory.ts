@@ -25,7 +25,7 @@ export function controllerFactory(Controller: Constructor, container: Container)
 }
 
 /** Whether the class or one it extends declares constructor parameters (an implicit constructor passes them on). */
-function takesArguments(target: Function): boolean {
+export function takesArguments(target: Function): boolean {
   for (let current = target; current !== Function.prototype && current !== null; current = Object.getPrototypeOf(current)) {
     if (current.length > 0) return true
   }
