@@ -268,7 +268,7 @@ function targets(summary, paired) {
     goals.push({ what: `${row.participant}, ${row.workers} worker(s): start delay p50 ≤ ${target.p50} ms`, value: row.p50, met: row.p50 <= target.p50 })
   }
   for (const pair of paired) {
-    goals.push({ what: `Fw ÷ pg-boss, ${pair.workers} worker(s), drain ≥ ${TARGETS.ratio}×`, value: Number(pair.drain.toFixed(2)), met: pair.drain >= TARGETS.ratio })
+    goals.push({ what: `Fw ÷ pg-boss, ${pair.workers} worker(s), drain ≥ ${TARGETS.ratio.toFixed(2)}×`, value: pair.drain.toFixed(3), met: pair.drain >= TARGETS.ratio })
   }
   return goals
 }
