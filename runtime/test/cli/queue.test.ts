@@ -10,7 +10,7 @@ import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
 import { pendingJob } from '../../src/queue/pendingJob.js'
 import { PgBossQueue } from '../../src/queue/PgBossQueue.js'
 import type { DispatchOptions, StoredQueue } from '../../src/queue/types.js'
-import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+import { cleanEnv, createFwApp, isRunning, startFw, until, type FwApp, type RunningFw } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 /**
@@ -102,25 +102,15 @@ const runs = () => (existsSync(join(app.dir, 'runs.log')) ? readFileSync(join(ap
 
 const jobRows = async () => (await sql<Record<string, any>>`select * from fw_jobs order by id`.execute(database)).rows
 
-/** `fw queue:work` running in the app, with its output so far. */
-function work(args: string[] = [], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number> } {
-  const child = spawn(process.execPath, [FW, 'queue:work', ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  let output = ''
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 1))))
-  return { child, output: () => output, exited }
+/** An `fw` command running in the app, stopped after the test. */
+function fwRunning(args: string[], env: NodeJS.ProcessEnv = {}): RunningFw {
+  const running = startFw(app.dir, args, env)
+  started.push(running.child)
+  return running
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<number> {
-  const start = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`Waited ${timeoutMs} ms for ${what}`)
-    await sleep(50)
-  }
-  return Date.now() - start
-}
+/** `fw queue:work` running in the app. */
+const work = (args: string[] = [], env: NodeJS.ProcessEnv = {}) => fwRunning(['queue:work', ...args], env)
 
 describe('fw queue:work', () => {
   beforeEach(() => makeApp())
@@ -212,29 +202,9 @@ describe('fw queue:work', () => {
 })
 
 /** Resolves with the port once a server command prints that it listens. */
-async function listening(server: ReturnType<typeof work>): Promise<number> {
+async function listening(server: RunningFw): Promise<number> {
   await until(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(server.output()), 'the server to listen')
   return Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())![1])
-}
-
-/** A command of fw other than queue:work, running in the app, with its output so far. */
-function fwRunning(args: string[], env: NodeJS.ProcessEnv = {}): ReturnType<typeof work> {
-  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  let output = ''
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)))
-  return { child, output: () => output, exited }
-}
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 describe('workers that come with the servers', () => {

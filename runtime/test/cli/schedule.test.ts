@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
-import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+import { createFwApp, isRunning, startFw, until, type FwApp, type RunningFw } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 /**
@@ -63,23 +63,11 @@ function openSqlite(): Kysely<any> {
   return (database = createDatabase(`sqlite:${join(app.dir, 'database/database.sqlite')}`))
 }
 
-/** An `fw` command running in the app, with its output so far. */
-function fwRunning(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number> } {
-  const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  let output = ''
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 1))))
-  return { child, output: () => output, exited }
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`Waited ${timeoutMs} ms for ${what}`)
-    await sleep(50)
-  }
+/** An `fw` command running in the app, stopped after the test. */
+function fwRunning(args: string[], env: NodeJS.ProcessEnv = {}): RunningFw {
+  const running = startFw(app.dir, args, env)
+  started.push(running.child)
+  return running
 }
 
 /** The lines of beats.log: one per call, the process that made it. */
@@ -261,11 +249,3 @@ describe('fw start --scheduler', () => {
   }, 60_000)
 })
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}

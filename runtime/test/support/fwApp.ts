@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const runtime = fileURLToPath(new URL('../../', import.meta.url))
@@ -93,4 +94,42 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   // NODE_ENV too: vitest sets it to `test`, which an app's own test run has, not the app a test drives.
   for (const key of ['DATABASE_URL', 'PORT', 'HOST', 'FW_SERVER', 'APP_DEBUG', 'NODE_ENV', 'QUEUE_DRIVER']) delete env[key]
   return { ...env, ...extra }
+}
+
+/** An `fw` command left running (a server, a worker, a scheduler), with its output so far. */
+export interface RunningFw {
+  child: ChildProcess
+  output(): string
+  /** Its exit code; 137 when it was killed with SIGKILL. */
+  exited: Promise<number>
+}
+
+/** Starts `fw <args>` in the app, stdout and stderr kept together; the test stops it. */
+export function startFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): RunningFw {
+  const child = spawn(process.execPath, [FW, ...args], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 1))))
+  return { child, output: () => output, exited }
+}
+
+/** Waits until `condition` holds, looking every 50 ms; fails naming `what` after `timeoutMs`. Resolves to the wait. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<number> {
+  const start = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`Waited ${timeoutMs} ms for ${what}`)
+    await sleep(50)
+  }
+  return Date.now() - start
+}
+
+/** Whether a process (one the test started) is still running. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
