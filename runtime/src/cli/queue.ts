@@ -60,7 +60,7 @@ export const queueWork: Command = {
     '--once         run the next job due, then exit; --max-jobs and --max-time stop after so many jobs or seconds',
     'Runs App/Jobs with TypeScript; in production (NODE_ENV or APP_ENV = production) the build, dist/App/Jobs.',
     'SIGTERM or SIGINT: takes no new job, lets the jobs in flight finish, then exits 0; a second one exits at once',
-    '(the jobs it was running run again once their lease of 30 s expires).',
+    '(the jobs it was running run again once their lease expires: within about 30 s on SQLite, 40 s on PostgreSQL).',
   ],
   options: {
     queue: { type: 'string', short: 'q' },

@@ -123,11 +123,15 @@ function isWorkerCopy(candidate: string, name: string): boolean {
   return candidate.startsWith(`${name}_`) && /^\d+$/.test(candidate.slice(name.length + 1))
 }
 
-/** The application's tables, without the migrator's bookkeeping, on either database. */
+/**
+ * The application's tables, without the migrator's bookkeeping, on either database. On PostgreSQL only those of the
+ * current schema, which the app's unqualified names reach: another tool's schema (pg-boss's) is not the app's.
+ */
 async function ownTables(database: Kysely<any>): Promise<string[]> {
   const bookkeeping = new Set([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE])
   const tables = await database.introspection.getTables()
-  return tables.filter((table) => !table.isView && !bookkeeping.has(table.name)).map((table) => table.name)
+  const schema = dialectOf(database) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database)).rows[0]?.schema : undefined
+  return tables.filter((table) => !table.isView && table.schema === schema && !bookkeeping.has(table.name)).map((table) => table.name)
 }
 
 /** A fresh SQLite file migrated by the app's fw migrate; the teardown removes its folder (and the workers' copies). */

@@ -46,8 +46,16 @@ for (const worker of ['1', '2']) {
 // Worker 2 writes; worker 1's copy and the template stay empty.
 await sql\`insert into notes (id, title) values (1, 'written'), (2, 'by worker 2')\`.execute(db())
 seen.beforeRefresh = { worker1: await titles(seen.worker1), worker2: await titles(seen.worker2), template: await titles(seen.template) }
+// On PostgreSQL, a schema of another tool (pg-boss's, made by a dispatch in a test) is not the app's to empty.
+const postgres = !seen.worker2.startsWith('sqlite:')
+if (postgres) {
+  await sql\`create schema pgboss_like\`.execute(db())
+  await sql\`create table pgboss_like.job (id integer)\`.execute(db())
+  await sql\`insert into pgboss_like.job values (1)\`.execute(db())
+}
 await refreshDatabase()
 seen.afterRefresh = await titles(seen.worker2)
+if (postgres) seen.otherSchema = (await sql\`select id from pgboss_like.job\`.execute(db())).rows.map((row) => row.id)
 await sql\`insert into notes (id, title) values (1, 'the key starts again')\`.execute(db())
 seen.again = await titles(seen.worker2)
 await db().destroy()
@@ -65,6 +73,7 @@ interface Seen {
   afterRefresh: string[]
   again: string[]
   sqliteRemoved?: boolean
+  otherSchema?: number[]
 }
 
 let postgres: TestPostgres | undefined
@@ -112,6 +121,7 @@ describe('the test database (fw-runtime/testing)', () => {
     expect([first.worker1, first.worker2]).toEqual([first.template.replace(/_test$/, '_test_1'), first.template.replace(/_test$/, '_test_2')])
     expect(first.beforeRefresh).toEqual({ worker1: [], worker2: ['by worker 2', 'written'], template: [] })
     expect(first.afterRefresh).toEqual([])
+    expect(first.otherSchema).toEqual([1])
     expect(first.again).toEqual(['the key starts again'])
 
     // A second run finds <name>_test there, migrates it afresh, and the first run's copies are gone.
