@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { QUEUE_NAME } from '../queue/pendingJob.js'
 import type { StoredQueue } from '../queue/types.js'
 import { CommandError, type Command } from './Command.js'
 import { table } from './table.js'
@@ -44,7 +45,7 @@ function queueNames(value: string | boolean | undefined): string[] {
   const names = String(value)
     .split(',')
     .map((name) => name.trim())
-  const wrong = names.find((name) => !/^[\w.-]{1,64}$/.test(name))
+  const wrong = names.find((name) => !QUEUE_NAME.test(name))
   if (wrong !== undefined) throw new CommandError(`Invalid --queue "${String(value)}": name queues with letters, digits and _ . -, separated by commas`)
   return names
 }

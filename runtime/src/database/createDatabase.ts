@@ -23,7 +23,7 @@ export const DEFAULT_SQLITE_PATH = 'database/database.sqlite'
  */
 export function createDatabase<DB = Tables>(url: string | undefined = undefined, options: string | DatabaseConfig = {}): Kysely<DB> {
   const config = databaseConfig(typeof options === 'string' ? { root: options } : options)
-  if (url && /^postgres(ql)?:\/\//.test(url)) {
+  if (url && isPostgresUrl(url)) {
     return postgresDatabase<DB>(url, config)
   }
   return new Kysely<DB>({ dialect: sqliteDialect(resolve(config.root, sqlitePath(url)), config) })
@@ -37,4 +37,9 @@ export function sqlitePath(url: string | undefined): string {
     throw new Error(`Unsupported DATABASE_URL "${url}": use postgres://user:password@host:port/name or sqlite:path/to/file.sqlite`)
   }
   return match[1]
+}
+
+/** Whether a `DATABASE_URL` names PostgreSQL (`postgres://` or `postgresql://`); anything else is SQLite. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url)
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Client } from 'pg'
 import type { JobAttempt, PgBoss } from 'pg-boss'
+import { isPostgresUrl } from '../database/createDatabase.js'
 import { databaseUnavailable } from '../database/DatabaseUnavailableError.js'
 import { db } from '../database/db.js'
 import { isPostgresUnavailable } from '../database/postgresDialect.js'
@@ -201,7 +202,7 @@ export class PgBossQueue implements StoredQueue {
 
   async #open(): Promise<PgBoss> {
     const url = this.options.url ?? process.env.DATABASE_URL
-    if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new Error('QUEUE_DRIVER=pgboss keeps its jobs in PostgreSQL: set DATABASE_URL=postgres://…')
+    if (!url || !isPostgresUrl(url)) throw new Error('QUEUE_DRIVER=pgboss keeps its jobs in PostgreSQL: set DATABASE_URL=postgres://…')
     const { PgBoss } = await import('pg-boss')
     const supervise = this.options.supervise ?? false
     const boss = new PgBoss({

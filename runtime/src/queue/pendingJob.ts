@@ -3,7 +3,7 @@ import type { DispatchOptions, JobConstructor, PendingJob } from './types.js'
 const DEFAULTS = { queue: 'default', delay: 0, attempts: 3, backoff: 10 } as const
 
 // Only names pg-boss also takes (it refuses `:`), so that a queue keeps its name on PostgreSQL.
-const QUEUE_NAME = /^[\w.-]{1,64}$/
+export const QUEUE_NAME = /^[\w.-]{1,64}$/
 
 /**
  * The job as it will be queued: the options of the dispatch over the class's own over Fw's defaults, each checked,

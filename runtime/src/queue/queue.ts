@@ -1,3 +1,4 @@
+import { isPostgresUrl } from '../database/createDatabase.js'
 import { DatabaseQueue } from './DatabaseQueue.js'
 import { pendingJob } from './pendingJob.js'
 import { PgBossQueue } from './PgBossQueue.js'
@@ -8,12 +9,10 @@ import type { DispatchOptions, JobConstructor, QueueDriver, StoredQueue } from '
 /** How a driver is made: in a process that runs jobs, it also supervises them (pg-boss gives back a dead worker's). */
 type MakeDriver = (options: { worker: boolean }) => QueueDriver
 
-const isPostgres = () => /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')
-
 /** The drivers `QUEUE_DRIVER` names: `database` is the application's database, SQLite's table or PostgreSQL's pg-boss. */
 const DRIVERS: Record<string, MakeDriver> = {
   sync: () => new SyncQueue(),
-  database: ({ worker }) => (isPostgres() ? new PgBossQueue({ supervise: worker }) : new DatabaseQueue()),
+  database: ({ worker }) => (isPostgresUrl(process.env.DATABASE_URL ?? '') ? new PgBossQueue({ supervise: worker }) : new DatabaseQueue()),
   pgboss: ({ worker }) => new PgBossQueue({ supervise: worker }),
 }
 
