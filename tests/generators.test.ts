@@ -219,6 +219,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
   })
 
   it('make:job: a route dispatches it, the sync queue runs it in the request, and a test asserts it with queue.fake()', async () => {
+    appendFileSync(join(app.dir, '.env'), '\nQUEUE_DRIVER=sync\n')
     const made = await fw('make:job', 'PublishArticle')
     expect(made.stdout).toMatch(/^Created App\/Jobs\/PublishArticle\.ts\n/)
     // The payload and handle() as a user fills them in, a route that dispatches the job, and a test of it.
@@ -266,8 +267,9 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     })
   })
 
-  it('queue:work: with QUEUE_DRIVER=database the job waits in the app\'s database for a worker, under fw start --queue-workers and fw queue:work', async () => {
-    appendFileSync(join(app.dir, '.env'), '\nQUEUE_DRIVER=database\n')
+  it('queue:work: with QUEUE_DRIVER unset the job waits in the app\'s database for a worker, under fw start --queue-workers and fw queue:work', async () => {
+    const envFile = join(app.dir, '.env')
+    writeFileSync(envFile, readFileSync(envFile, 'utf8').replace('\nQUEUE_DRIVER=sync\n', '\n'))
     await passesItsOwnChecks(app)
     await buildAndStart(
       app,

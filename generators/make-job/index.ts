@@ -11,7 +11,8 @@ export const makeJob: Command = {
   details: [
     'Writes App/Jobs/<Name>.ts: a class with a typed payload (plain JSON) and handle(payload).',
     'Dispatch it with await <Name>.dispatch(payload, { delay, queue, attempts, backoff, uniqueKey }).',
-    'QUEUE_DRIVER=sync (the default) runs it at once; in tests, queue.fake() records it (fw-runtime/queue).',
+    "By default the app's database keeps it for a worker (fw queue:work; fw serve runs one itself); QUEUE_DRIVER=sync",
+    'runs it at once, as in the tests (vitest.config.ts); in a test, queue.fake() records it (fw-runtime/queue).',
     '--force  overwrite the file if it exists',
   ],
   arguments: 1,

@@ -9,5 +9,7 @@ export default defineConfig({
     // test files side by side (tests/setup.ts): never the development one.
     globalSetup: ['tests/database.ts'],
     setupFiles: ['tests/setup.ts'],
+    // A job dispatched in a test runs at once, as no worker runs beside the tests; queue.fake() records jobs instead.
+    env: { QUEUE_DRIVER: 'sync' },
   },
 })

@@ -26,8 +26,8 @@ export const start: Command = {
     'A worker that dies is logged and replaced at once. SIGHUP replaces the workers one by one (a new one listens',
     'before the old one drains); SIGTERM or SIGINT lets every request in flight finish, then exits 0.',
     'Run it directly (npx fw start, or your process manager), not through npm start: npm does not pass signals on.',
-    '--queue-workers=N also runs N fw queue:work processes (QUEUE_DRIVER=database), each replaced when it dies;',
-    'SIGTERM lets them finish their jobs in flight.',
+    '--queue-workers=N also runs N fw queue:work processes (QUEUE_DRIVER=database, the default), each replaced when',
+    'it dies; SIGTERM lets them finish their jobs in flight. Without it, a build with jobs is started with a warning.',
     '--scheduler also runs one fw schedule:work process (bootstrap/schedule.ts), replaced when it dies; run it on',
     'as many machines as you like: each time of a task runs once. SIGTERM lets its runs in flight finish.',
   ],
@@ -39,10 +39,13 @@ export const start: Command = {
     if (!existsSync(file)) throw new CommandError(`No ${ENTRY} in ${input.cwd}: run npm run build first`)
     const env = await serverEnvironment(input)
     env.NODE_ENV ??= 'production'
-    if (queueWorkers > 0 && (env.QUEUE_DRIVER || 'sync') === 'sync') {
+    const { queueDriverName } = await import('../queue/driverName.js')
+    const queueDriver = queueDriverName(env)
+    if (queueWorkers > 0 && queueDriver === 'sync') {
       throw new CommandError('--queue-workers runs the jobs a queue stores, and QUEUE_DRIVER=sync runs each at dispatch: set QUEUE_DRIVER=database')
     }
     await checkPort(env)
+    if (queueWorkers === 0 && queueDriver !== 'sync') await warnOfWaitingJobs(input.cwd, queueDriver)
     const { appRoot } = await import('../config/appRoot.js')
     const { reportMissingSettings } = await import('../config/reportMissingSettings.js')
     reportMissingSettings(appRoot(input.cwd), env)
@@ -56,6 +59,18 @@ export const start: Command = {
     await Promise.all(beside.map((workers) => workers?.stop()))
     return code
   },
+}
+
+/**
+ * When the build has jobs and the queue keeps them for a worker, says that none runs here: a job dispatched by this
+ * server would otherwise wait without a word. Workers elsewhere (`fw queue:work` on another machine) are fine.
+ */
+async function warnOfWaitingJobs(cwd: string, driver: string): Promise<void> {
+  const [{ jobsFolder }, { jobModules }] = await Promise.all([import('../queue/appJobs.js'), import('../queue/jobRegistry.js')])
+  if (jobModules(jobsFolder(cwd, true)).length === 0) return
+  console.warn(
+    `[fw] QUEUE_DRIVER=${driver} keeps the app's jobs for a worker, and none runs here: add --queue-workers=N, run fw queue:work beside it, or set QUEUE_DRIVER=sync to run each at dispatch`,
+  )
 }
 
 /** Runs `count` workers until SIGTERM or SIGINT; resolves to the exit code. */

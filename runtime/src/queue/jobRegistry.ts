@@ -23,11 +23,7 @@ const MODULE = /(?<!\.d|\.test|\.spec)\.(ts|mts|js|mjs)$/
 export async function loadJobs(folder: string): Promise<JobRegistry> {
   const jobs = new Map<string, JobConstructor>()
   const files = new Map<JobConstructor, string>()
-  if (!existsSync(folder)) return jobs
-  const modules = readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((file) => MODULE.test(file))
-    .sort()
-  for (const file of modules) {
+  for (const file of jobModules(folder)) {
     const exports = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, unknown>
     for (const value of Object.values(exports)) {
       if (!isJobClass(value)) continue
@@ -40,6 +36,14 @@ export async function loadJobs(folder: string): Promise<JobRegistry> {
     }
   }
   return jobs
+}
+
+/** The modules under `folder` that may hold jobs, relative to it and sorted; none when it does not exist. */
+export function jobModules(folder: string): string[] {
+  if (!existsSync(folder)) return []
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => MODULE.test(file))
+    .sort()
 }
 
 /** A class that extends Job and has its own handle() (Job itself, or an abstract base of the app's, has none). */

@@ -1,5 +1,6 @@
 import { isPostgresUrl } from '../database/createDatabase.js'
 import { DatabaseQueue } from './DatabaseQueue.js'
+import { queueDriverName } from './driverName.js'
 import { pendingJob } from './pendingJob.js'
 import { PgBossQueue } from './PgBossQueue.js'
 import { QueueFake } from './QueueFake.js'
@@ -22,18 +23,18 @@ function isStored(driver: QueueDriver): driver is StoredQueue {
   return 'claim' in driver
 }
 
-/** The driver of `QUEUE_DRIVER` (default `sync`), made on first use. */
+/** The driver of `QUEUE_DRIVER` (default `database`, the application's database), made on first use. */
 function driver(options = { worker: false }): QueueDriver {
   if (chosen) return chosen
-  const name = process.env.QUEUE_DRIVER || 'sync'
+  const name = queueDriverName()
   const make = DRIVERS[name]
   if (!make) throw new Error(`QUEUE_DRIVER=${name} is not a queue driver of Fw; it has: ${Object.keys(DRIVERS).join(', ')}`)
   return (chosen = make(options))
 }
 
 /**
- * The application's queue: where `Job.dispatch()` sends a job, through the driver `QUEUE_DRIVER` names (`sync`,
- * the default, runs it at once), or a fake in tests.
+ * The application's queue: where `Job.dispatch()` sends a job, through the driver `QUEUE_DRIVER` names (`database`,
+ * the default, keeps it in the application's database for a worker; `sync` runs it at once), or a fake in tests.
  *
  * @example
  * ```ts

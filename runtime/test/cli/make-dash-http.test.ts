@@ -144,6 +144,8 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     app.write('database/migrations/20990101000000_create_posts_table.ts', POSTS_MIGRATION)
     const migrated = await app.fw(['migrate'], env)
     expect(migrated.stderr).toBe('')
+    // Jobs run at dispatch until a test below keeps them in the database.
+    app.write('.env', 'QUEUE_DRIVER=sync\n')
     server = await startApp(app.dir, env)
     admin = new Browser(server.url)
     someone = new Browser(server.url)

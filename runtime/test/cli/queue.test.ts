@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
@@ -117,7 +117,7 @@ describe('fw queue:work', () => {
   afterEach(removeApp)
 
   it('says what to set when the queue stores no job, and refuses bad options', async () => {
-    app.write('.env', '')
+    app.write('.env', 'QUEUE_DRIVER=sync\n')
     const sync = await app.fw(['queue:work', '--once'])
     expect(sync).toMatchObject({ code: 1, stdout: '' })
     expect(sync.stderr).toBe('QUEUE_DRIVER=sync keeps no jobs for a worker (sync runs each at dispatch): set QUEUE_DRIVER=database\n')
@@ -240,6 +240,18 @@ describe('workers that come with the servers', () => {
     expect(await jobRows()).toEqual([])
   })
 
+  it('fw serve runs no worker, and polls no queue, while the app has no job (QUEUE_DRIVER unset: the database)', async () => {
+    rmSync(join(app.dir, 'App/Jobs'), { recursive: true })
+    app.write('.env', '')
+    const server = fwRunning(['serve'], { PORT: '0' })
+    await listening(server)
+    expect(server.output()).not.toContain('queue worker')
+    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'fw_jobs'`.execute(database)
+    expect(tables.rows).toEqual([])
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  })
+
   it('fw start --queue-workers runs workers on the build beside the web workers, and stops them with itself', async () => {
     app.write('dist/public/index.js', "import { Container, Router, loadEnv, start } from 'fw-runtime'\n\nloadEnv()\nawait start(new Router(Container.getInstance()))\n")
     app.write(
@@ -256,10 +268,20 @@ describe('workers that come with the servers', () => {
         '',
       ].join('\n'),
     )
-    app.write('.env', '')
+    app.write('.env', 'QUEUE_DRIVER=sync\n')
     const sync = await app.fw(['start', '--queue-workers=1'], { PORT: '0' })
     expect(sync).toMatchObject({ code: 1, stderr: '--queue-workers runs the jobs a queue stores, and QUEUE_DRIVER=sync runs each at dispatch: set QUEUE_DRIVER=database\n' })
     expect(await app.fw(['start', '--queue-workers=none'], { PORT: '0' })).toMatchObject({ code: 1, stderr: 'Invalid --queue-workers "none": use a whole number from 1, or auto for one per CPU\n' })
+
+    // Under the default driver, a build with jobs and no worker beside it starts, and says that its jobs would wait.
+    app.write('.env', '')
+    const alone = fwRunning(['start'], { PORT: '0' })
+    await listening(alone)
+    expect(alone.output()).toContain(
+      "[fw] QUEUE_DRIVER=database keeps the app's jobs for a worker, and none runs here: add --queue-workers=N, run fw queue:work beside it, or set QUEUE_DRIVER=sync to run each at dispatch\n",
+    )
+    alone.child.kill('SIGTERM')
+    expect(await alone.exited).toBe(0)
 
     app.write('.env', 'QUEUE_DRIVER=database\n')
     const server = fwRunning(['start', '--queue-workers=1'], { PORT: '0' })

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { Container, type Cradle } from '../../src/container/Container.js'
 import { db, transaction } from '../../src/database/db.js'
 import { Job, queue } from '../../src/queue.js'
@@ -40,13 +40,36 @@ class Fails extends Job<{ why: string }> {
   }
 }
 
+// The jobs of this file run at dispatch, as in an app's tests (its vitest.config.ts sets QUEUE_DRIVER=sync).
+beforeEach(() => {
+  process.env.QUEUE_DRIVER = 'sync'
+})
+
 afterEach(() => {
   done.length = 0
   queue.restore()
   delete process.env.QUEUE_DRIVER
 })
 
-describe('the sync queue (the default)', () => {
+describe('with QUEUE_DRIVER unset', () => {
+  afterEach(() => {
+    delete process.env.DATABASE_URL
+  })
+
+  it.each([
+    ['SQLite, the embedded default', undefined, 'database'],
+    ['a SQLite file', 'sqlite:database/app.sqlite', 'database'],
+    ['PostgreSQL', 'postgres://app:secret@127.0.0.1:5432/app', 'pgboss'],
+  ])('keeps the jobs in the application\'s database for a worker: on %s, %s', (_, url, driver) => {
+    delete process.env.QUEUE_DRIVER
+    if (url) process.env.DATABASE_URL = url
+    expect(queue.keepsJobs()).toBe(true)
+    expect(queue.driverName()).toBe(driver)
+    expect(queue.stored().name).toBe(driver)
+  })
+})
+
+describe('the sync queue', () => {
   beforeAll(() => {
     Container.setInstance(new Container().instance('greeting', 'Hello'))
   })

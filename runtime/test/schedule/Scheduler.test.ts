@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { db, transaction } from '../../src/database/db.js'
 import { Job } from '../../src/queue/Job.js'
 import { queue } from '../../src/queue/queue.js'
@@ -29,6 +29,11 @@ function recordingLogger() {
 }
 
 const MINUTE = Date.parse('2026-05-04T10:20:00Z')
+
+// The jobs here run at dispatch, inside the scheduler, unless a test keeps them in the database.
+beforeEach(() => {
+  process.env.QUEUE_DRIVER = 'sync'
+})
 
 afterEach(() => {
   schedule.clear()
