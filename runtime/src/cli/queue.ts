@@ -94,7 +94,7 @@ export const queueWork: Command = {
       } catch (error) {
         throw new CommandError(`fw queue:work could not load the app's jobs: ${error instanceof Error ? error.message : String(error)}`)
       }
-      const worker = new Worker(queue, jobs, { ...options, logger: createLogger() })
+      const worker = new Worker(queue, jobs, { ...options, logger: createLogger({ buffered: true }) })
       const names = [...jobs.keys()].sort()
       console.log(
         `Fw queue worker ${worker.id} on ${options.queues.join(', ')} (concurrency ${options.concurrency}): ${names.length ? names.join(', ') : `no job classes in ${built ? 'dist/App/Jobs' : 'App/Jobs'}`}`,

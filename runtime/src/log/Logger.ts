@@ -24,24 +24,70 @@ export interface Logger {
   info?(message: string, fields: LogFields): void
 }
 
+export interface LoggerOptions {
+  /**
+   * JSON lines are written in blocks of up to 4 KB, at least once a second and at once after an error, rather than
+   * one write each: for a queue worker, whose line per job would otherwise cost it a fifth of its time. A process
+   * killed with -9 loses at most its last second of lines; one that exits writes them out first.
+   */
+  buffered?: boolean
+}
+
+/** How long a buffered JSON line may wait for others to make up a block. */
+const FLUSH_INTERVAL_MS = 1_000
+/** The block a buffered JSON logger writes at once. */
+const BLOCK_BYTES = 4_096
+
 /** Production (`NODE_ENV` or `APP_ENV` = production) or `LOG_FORMAT=json` logs JSON; anything else pretty lines. */
-export function createLogger(): Logger {
+export function createLogger(options: LoggerOptions = {}): Logger {
   const json = process.env.LOG_FORMAT === 'json' || (process.env.LOG_FORMAT !== 'pretty' && isProduction())
-  return json ? jsonLogger() : prettyLogger()
+  return json ? jsonLogger(options.buffered === true) : prettyLogger()
 }
 
 /** pino, loaded only when JSON logs are wanted: a development server never pays for it. */
-function jsonLogger(): Logger {
+function jsonLogger(buffered: boolean): Logger {
   const require = createRequire(import.meta.url)
   const pino = require('pino') as typeof import('pino')
-  const logger = pino.pino({ base: { pid: process.pid }, serializers: { error: pino.stdSerializers.err } })
+  const destination = buffered ? bufferedStdout(pino) : undefined
+  const logger = pino.pino({ base: { pid: process.pid }, serializers: { error: pino.stdSerializers.err } }, destination?.stream)
   return {
-    info: (message, fields) => logger.info(fields, message),
+    info: (message, fields) => {
+      logger.info(fields, message)
+      destination?.written()
+    },
     error: (message, ...details) => {
       const { error, fields, rest } = sortDetails(details)
       if (error !== undefined) fields.error = error
       if (rest.length > 0) fields.details = rest
       logger.error(fields, message)
+      destination?.flush()
+    },
+  }
+}
+
+/**
+ * Standard output in blocks (`LoggerOptions.buffered`): written when a block is full, by a timer once a second when
+ * lines wait (an idle process makes no write), after an error, and in full when the process exits.
+ */
+function bufferedStdout(pino: typeof import('pino')) {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: BLOCK_BYTES })
+  let waiting = false
+  const flush = () => {
+    if (!waiting) return
+    waiting = false
+    stream.flush()
+  }
+  setInterval(flush, FLUSH_INTERVAL_MS).unref()
+  process.once('exit', () => stream.flushSync())
+  return {
+    stream,
+    /** A line was written: the timer writes it out within a second if no block does. */
+    written: () => {
+      waiting = true
+    },
+    flush: () => {
+      waiting = true
+      flush()
     },
   }
 }

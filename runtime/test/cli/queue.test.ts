@@ -143,6 +143,28 @@ describe('fw queue:work', () => {
     expect((await jobRows()).map((row) => row.payload)).toEqual(['{"name":"Grace"}'])
   })
 
+  it('logs JSON lines with LOG_FORMAT=json: a job\'s within a second while it runs, an error\'s at once, the rest at exit', async () => {
+    const jsonLines = (output: string) => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
+    const worker = work([], { LOG_FORMAT: 'json' })
+    await until(() => worker.output().includes('Fw queue worker'), 'the worker to start')
+    await dispatch('Greeter', { name: 'Ada' })
+    // Its line waits for no block: the timer writes it out within a second of the job.
+    await until(() => jsonLines(worker.output()).some((line) => line.msg === 'Greeter #1 done'), 'the line of the job')
+    await dispatch('Poison', undefined, { attempts: 1 })
+    await until(() => jsonLines(worker.output()).some((line) => line.msg === '[fw] Poison #2 threw: it failed (fw queue:failed lists it)'), 'the line of the error')
+    worker.child.kill('SIGTERM')
+    expect(await worker.exited).toBe(0)
+    const [done, threw] = jsonLines(worker.output())
+    expect(done).toMatchObject({ level: 30, msg: 'Greeter #1 done', job: 'Greeter', id: '1', attempt: '1/3' })
+    expect(threw).toMatchObject({ level: 50, job: 'Poison', error: { type: 'TypeError', message: 'cannot read the upload' } })
+
+    // A worker that exits at once (--once) writes its lines before it goes.
+    await dispatch('Greeter', { name: 'Grace' })
+    const once = await app.fw(['queue:work', '--once'], { LOG_FORMAT: 'json' })
+    expect(once.code).toBe(0)
+    expect(jsonLines(once.stdout)).toMatchObject([{ msg: 'Greeter #3 done' }])
+  })
+
   it('fails a poison job after its attempts with its error and stack; queue:failed, queue:retry and queue:flush', async () => {
     await dispatch('Poison', undefined, { attempts: 3, backoff: 0 })
     const worked = await app.fw(['queue:work', '--max-jobs=3'])
