@@ -304,8 +304,12 @@ describe('loadJobs', () => {
     writeFileSync(join(jobs, 'PruneTokens.ts'), `${job('PruneTokens')}export const helper = () => 1\n`)
     writeFileSync(join(jobs, 'Mail/SendWelcome.ts'), job('SendWelcome'))
     writeFileSync(join(jobs, 'Mail/SendWelcome.test.ts'), 'throw new Error("a test is not a job")\n')
-    expect([...(await loadJobs(jobs)).keys()].sort()).toEqual(['PruneTokens', 'SendWelcome'])
-    expect((await loadJobs(join(folder, 'none'))).size).toBe(0)
+    expect([...(await loadJobs(jobs)).keys()].sort()).toEqual(['PruneTokens', 'SendQueuedMail', 'SendWelcome'])
+    // Fw's own jobs are always there, so that every worker sends the mail the app queues.
+    expect([...(await loadJobs(join(folder, 'none'))).keys()]).toEqual(['SendQueuedMail'])
+    writeFileSync(join(jobs, 'SendQueuedMail.ts'), job('SendQueuedMail'))
+    await expect(loadJobs(jobs)).rejects.toThrow("SendQueuedMail (SendQueuedMail.ts) has the name of one of Fw's own jobs: a stored job names its class, so rename it")
+    rmSync(join(jobs, 'SendQueuedMail.ts'))
     writeFileSync(join(jobs, 'Mail/PruneTokens.ts'), job('PruneTokens'))
     await expect(loadJobs(jobs)).rejects.toThrow(
       'Two job classes are named PruneTokens (Mail/PruneTokens.ts and PruneTokens.ts): a stored job names its class, so rename one',
