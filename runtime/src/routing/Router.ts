@@ -6,6 +6,7 @@ import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
+import { mailPreview } from '../mail/mailPreview.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
@@ -107,6 +108,8 @@ export class Router {
   private fallbackRoute: RouteDefinition | undefined
   /** Serves the public folder's files to GET and HEAD requests no route takes; undefined when turned off. */
   private publicFolder: Middleware | undefined = serveStatic()
+  /** Fw's own pages for development (`/_fw/mail`), for paths no route takes; none in production. */
+  private readonly developmentPages: Middleware[] = isProduction() ? [] : [mailPreview()]
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
@@ -544,7 +547,7 @@ export class Router {
       : () => {
           throw new HttpError(404, 'Not Found')
         }
-    const layers = this.publicFolder ? [...this.globalLayers, this.publicFolder] : this.globalLayers
+    const layers = [...this.globalLayers, ...this.developmentPages, ...(this.publicFolder ? [this.publicFolder] : [])]
     this.notFound = compose(layers, notFound, fallback ?? 'global middleware', this.render)
   }
 
