@@ -13,7 +13,7 @@ let fake: MailFake | undefined
  * @example
  * ```ts
  * await mail.to({ name: user.name, email: user.email }).send(new WelcomeMail({ name: user.name }))
- * const mails = mail.fake()                                                       // in a test
+ * const mails = mail.fake() // in a test
  * ```
  */
 export const mail = {
