@@ -372,13 +372,24 @@ export class Router {
     for (const reserved of ['expires', 'signature']) {
       if (reserved in params) throw new TypeError(`signedUrl(): "${reserved}" is the signature's own parameter; name yours otherwise`)
     }
-    const appUrl = process.env.APP_URL?.replace(/\/+$/, '')
-    if (!appUrl || !/^https?:\/\/[^/?#]+$/.test(appUrl)) {
-      throw new Error(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for signed links, got ${JSON.stringify(process.env.APP_URL ?? '')}`)
-    }
+    const base = appUrl('signed links')
     this.signer ??= UrlSigner.fromEnvironment()
     const expiresAt = expiresIn === undefined ? undefined : Date.now() / 1000 + expiresIn
-    return appUrl + this.signer.sign(this.url(name, params), expiresAt)
+    return base + this.signer.sign(this.url(name, params), expiresAt)
+  }
+
+  /**
+   * The absolute link of a named route, built on `APP_URL` (never on the Host header of the request being answered,
+   * which a client chooses): for a link in a mail, such as a password reset link that carries its own secret.
+   *
+   * @example
+   * ```ts
+   * router.absoluteUrl('password.reset', { token, email: 'ada@example.com' })
+   * // 'https://example.com/reset-password/Zx…?email=ada%40example.com'
+   * ```
+   */
+  absoluteUrl(name: string, params: Record<string, string | number> = {}): string {
+    return appUrl('links in mail') + this.url(name, params)
   }
 
   /**
@@ -651,4 +662,13 @@ function paramsOf(route: RouteDefinition, values: readonly string[]): Record<str
   const params = Object.create(PARAMS) as Record<string, string>
   for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
   return params
+}
+
+/** `APP_URL` without its trailing slash; an Error saying what to set when it is not an http(s) origin. */
+function appUrl(what: string): string {
+  const url = process.env.APP_URL?.replace(/\/+$/, '')
+  if (!url || !/^https?:\/\/[^/?#]+$/.test(url)) {
+    throw new Error(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for ${what}, got ${JSON.stringify(process.env.APP_URL ?? '')}`)
+  }
+  return url
 }

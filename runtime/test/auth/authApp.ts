@@ -25,7 +25,7 @@ import { Router } from '../../src/routing/Router.js'
 
 /** The tables of make:auth's migrations (generators/make-auth/stubs/migrations), made afresh. */
 export async function createAuthTables(db: Kysely<any>): Promise<void> {
-  for (const table of ['access_tokens', 'login_attempts', 'users']) await db.schema.dropTable(table).ifExists().execute()
+  for (const table of ['password_reset_tokens', 'access_tokens', 'login_attempts', 'users']) await db.schema.dropTable(table).ifExists().execute()
   await db.schema
     .createTable('users')
     .$call(id(db))
@@ -50,6 +50,12 @@ export async function createAuthTables(db: Kysely<any>): Promise<void> {
     .addColumn('key', 'varchar(64)', (column) => column.primaryKey())
     .addColumn('attempts', 'integer', (column) => column.notNull())
     .addColumn('reset_at', 'bigint', (column) => column.notNull())
+    .execute()
+  await db.schema
+    .createTable('password_reset_tokens')
+    .addColumn('user_id', 'integer', (column) => column.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('token_hash', 'varchar(64)', (column) => column.notNull())
+    .addColumn('created_at', 'timestamp', (column) => column.notNull())
     .execute()
 }
 
