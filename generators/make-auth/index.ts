@@ -32,33 +32,40 @@ const FILES = [
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
+  'App/Controllers/Auth/PasswordResetController.ts',
   'App/Controllers/Auth/home.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',
   'App/Views/auth/me.ts',
+  'App/Views/auth/forgot-password.ts',
+  'App/Views/auth/reset-password.ts',
+  'App/Mail/ResetPasswordMail.ts',
+  'App/Mail/PasswordChangedMail.ts',
   'App/Jobs/PruneAuthTables.ts',
   'public/css/app.css',
   'tests/authClient.ts',
   'tests/auth.test.ts',
   'tests/auth-security.test.ts',
+  'tests/password-reset.test.ts',
 ]
 
 /** In the order they must run: the tokens refer to users. */
-const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table']
+const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table', 'create_password_reset_tokens_table']
 
 /** `fw make:auth` */
 export const makeAuth: Command = {
   name: 'make:auth',
-  summary: 'Add registration, sign-in (API tokens and browser sessions) and their pages',
+  summary: 'Add registration, sign-in (API tokens and browser sessions), password reset and their pages',
   usage: 'make:auth [--force]',
   details: [
-    'Writes the users (with is_admin), access_tokens and login_attempts migrations, App/Models/User.ts,',
-    'the Auth controllers, sign-in and registration pages, public/css/app.css and its tests, the hourly',
-    'housekeeping job App/Jobs/PruneAuthTables.ts in bootstrap/schedule.ts (made, or added to), and its',
-    "routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register,",
-    'POST /login, POST /logout, POST /password, GET /me, GET /login, GET /register. Hashing, tokens, sessions, CSRF',
-    "and the throttle are fw-runtime/auth's. Then run fw migrate.",
+    'Writes the users (with is_admin), access_tokens, login_attempts and password_reset_tokens migrations,',
+    'App/Models/User.ts, the Auth controllers, the sign-in, registration and password reset pages, the reset',
+    'mails in App/Mail, public/css/app.css and its tests, the hourly housekeeping job App/Jobs/PruneAuthTables.ts',
+    "in bootstrap/schedule.ts (made, or added to), and its routes in routes/auth.ts, which routes/web.ts imports",
+    "(import './auth.js'): POST /register, POST /login, POST /logout, POST /password, GET /me, GET /login,",
+    'GET /register, GET|POST /forgot-password, GET /reset-password/{token}, POST /reset-password. Hashing,',
+    "tokens, sessions, CSRF, reset links and the throttles are fw-runtime/auth's. Then run fw migrate.",
     '--force  write every file again, over existing ones',
   ],
   options: { force: { type: 'boolean', short: 'f' } },
