@@ -147,6 +147,38 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect([atLogin.status, atLogin.headers.get('location')]).toEqual([302, '/me'])
     })
 
+    it('"remember me" gives a session of 30 days, cookie and token alike, revoked by signing out; without it, the session as before', async () => {
+      await register('ada@example.com')
+      const DAY = 86_400
+      const signIn = async (fields: Record<string, string>) => {
+        const browser = new Browser(server.url)
+        const answer = await browser.submit('/login', { _token: await browser.csrfToken(), email: 'ada@example.com', password: PASSWORD, ...fields })
+        expect(answer.status).toBe(303)
+        const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('fw_session='))!
+        const row = await db.selectFrom('access_tokens').select('expires_at').where('kind', '=', 'session').orderBy('id', 'desc').executeTakeFirstOrThrow()
+        const days = (new Date(row.expires_at).getTime() - Date.now()) / (DAY * 1000)
+        return { browser, maxAge: Number(/Max-Age=(\d+)/.exec(cookie)![1]), days }
+      }
+
+      const remembered = await signIn({ remember: 'on' })
+      expect(remembered.maxAge).toBe(30 * DAY)
+      expect(remembered.days).toBeGreaterThan(29.9)
+      // The cookie keeps its 30 days on every later answer, as the session slides.
+      const me = await remembered.browser.send('GET', '/me', { headers: { Accept: 'text/html' } })
+      expect(me.status).toBe(200)
+      expect(me.headers.getSetCookie().find((line) => line.startsWith('fw_session='))).toContain(`Max-Age=${30 * DAY}`)
+
+      const plain = await signIn({})
+      expect(plain.maxAge).toBe(120 * 60)
+      expect(plain.days).toBeGreaterThan(13.9)
+      expect(plain.days).toBeLessThan(14.1)
+
+      const csrf = /"csrf":"([^"]+)"/.exec(me.text)?.[1] ?? (await remembered.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).json.csrf
+      await remembered.browser.submit('/logout', { _token: csrf })
+      expect((await remembered.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).status).toBe(401)
+      expect((await plain.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).status).toBe(200)
+    })
+
     it('counts sign-in attempts in the database before hashing: of 25 parallel wrong passwords at most 5 are checked (finding 2)', async () => {
       await register('ada@example.com')
       const answers = await Promise.all(Array.from({ length: 25 }, () => api('POST', '/login', { email: 'ada@example.com', password: 'wrong password' })))

@@ -84,7 +84,7 @@ export function authRouter(): Router {
       const user = await attemptLogin(request, data)
       if (!user) return Response.json({ error: NO_MATCH }, 422)
       if (isApiCall(request)) return Response.json({ user, token: (await issueToken(user.id, 'api')).token })
-      await signIn(request, user)
+      await signIn(request, user, { remember: request.input('remember') === 'on' })
       return Response.redirect('/me', 303)
     })
   })

@@ -138,13 +138,13 @@ describe('the generated password reset code', () => {
     expect(tsc.status).toBe(0)
   })
 
-  it("passes the app's own test of it (tests/password-reset.test.ts, with mail.fake())", () => {
-    const run = spawnSync(process.execPath, [join(checkout, 'node_modules/vitest/vitest.mjs'), 'run', 'tests/password-reset.test.ts'], {
+  it("passes the app's own tests of it (tests/password-reset.test.ts with mail.fake(), remember me in tests/auth.test.ts)", () => {
+    const run = spawnSync(process.execPath, [join(checkout, 'node_modules/vitest/vitest.mjs'), 'run', 'tests/password-reset.test.ts', 'tests/auth.test.ts'], {
       cwd: app.dir,
       env: cleanEnv({ CI: '1' }),
       encoding: 'utf8',
     })
-    expect(stripVTControlCharacters(run.stdout + run.stderr)).toMatch(/Tests {2}2 passed \(2\)/)
+    expect(stripVTControlCharacters(run.stdout + run.stderr)).toMatch(/Tests {2}13 passed \(13\)/)
     expect(run.status).toBe(0)
   }, 120_000)
 })
