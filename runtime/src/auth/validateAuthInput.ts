@@ -27,16 +27,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * Checks a registration from the request's BODY (never its query string, which lands in logs and history):
- * a name, a valid email (trimmed and in lower case), a password that `passwordProblem` accepts, and the same
- * password again in `password_confirmation`.
+ * a name, a valid email (trimmed and in lower case), and a password that `passwordProblem` accepts. With
+ * `confirmed`, the same password again in `password_confirmation` (make:auth's form asks for it; an app made by an
+ * older make:auth, whose form has no such field, calls this without it and keeps working).
  *
  * @example
  * ```ts
- * const { data, errors } = validateRegistration(request)
+ * const { data, errors } = validateRegistration(request, { confirmed: true })
  * if (errors) throw new ValidationError(errors)
  * ```
  */
-export function validateRegistration(request: Request): Validated<Registration> {
+export function validateRegistration(request: Request, options: { confirmed?: boolean } = {}): Validated<Registration> {
   const input = bodyOf(request)
   const errors: ValidationMessages = {}
   const name = text(input.name).trim()
@@ -46,7 +47,7 @@ export function validateRegistration(request: Request): Validated<Registration> 
   const password = text(input.password)
   const problem = password === '' ? 'The password field is required.' : passwordProblem(password, { email, name })
   if (problem) add(errors, 'password', problem)
-  confirmed(errors, password, input.password_confirmation)
+  if (options.confirmed) confirmed(errors, password, input.password_confirmation)
   return Object.keys(errors).length > 0 ? { errors } : { data: { name, email, password } }
 }
 

@@ -109,6 +109,15 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect((await api('GET', '/me', undefined, token)).json).toEqual({ error: 'Unauthenticated' })
     })
 
+    it('asks for password_confirmation when the app says so, and registers an older app\'s form without it', async () => {
+      const mismatch = await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: 'typo' })
+      expect([mismatch.status, mismatch.json.errors]).toEqual([422, { password_confirmation: ['The password confirmation does not match.'] }])
+      const missing = await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD })
+      expect([missing.status, missing.json.errors]).toEqual([422, { password_confirmation: ['The password confirmation does not match.'] }])
+      expect((await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: PASSWORD })).status).toBe(201)
+      expect((await api('POST', '/register', { name: 'Grace', email: 'grace@example.com', password: PASSWORD })).status).toBe(201)
+    })
+
     it('refuses a guest form post to /login and /register whose Content-Type ends in ;json (finding 1)', async () => {
       await register('ada@example.com')
       for (const contentType of ['application/x-www-form-urlencoded;json', 'text/plain;json', 'application/x-www-form-urlencoded']) {

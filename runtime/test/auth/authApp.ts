@@ -70,7 +70,8 @@ export function authRouter(): Router {
   router.group({ middleware: [authHeaders, 'session', redirectIfAuthenticated('/me'), authCsrf] }, () => {
     router.get('/login', (request) => Response.html(`<input type="hidden" name="_token" value="${request.csrfToken()}">`))
     router.post('/register', async (request) => {
-      const { data, errors } = validateRegistration(request)
+      // `?confirmed`: the password typed twice, as make:auth's form asks now; without it, as an older app's form does.
+      const { data, errors } = validateRegistration(request, { confirmed: request.query('confirmed') !== null })
       if (errors) throw new ValidationError(errors)
       const user = await registerUser(request, data)
       if (!user) throw new ValidationError({ email: ['The email has already been taken.'] })
