@@ -126,6 +126,13 @@ describe.each([
     expect(await rows()).toEqual([])
   })
 
+  it('leaves an app made before reset links working: no password_reset_tokens table, password changes and pruning as before', async () => {
+    await db.schema.dropTable('password_reset_tokens').execute()
+    await changePassword(1, NEW)
+    expect(await verifyPassword(NEW, await passwordHash())).toBe(true)
+    expect(await pruneAuthTables()).toEqual({ tokens: 0, passwordResets: 0, loginAttempts: 0 })
+  })
+
   it('throttles requests per email (3 in 15 minutes, from any address) and per address (10 a minute), known or not', async () => {
     for (const email of ['ada@example.com', 'nobody@example.com']) {
       for (let attempt = 0; attempt < 3; attempt++) await requestPasswordReset(request(), email)

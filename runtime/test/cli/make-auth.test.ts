@@ -128,7 +128,7 @@ describe('fw make:auth', () => {
     expect(runtime('accessTokens.ts')).toContain("randomBytes(32).toString('base64url')")
     expect(runtime('accessTokens.ts')).toContain("createHash('sha256')")
     expect(runtime('attemptLogin.ts')).toContain('return { id: Number(user.id), name: user.name, email: user.email }')
-    expect(read('App/Controllers/Auth/LoginController.ts')).toContain('await signIn(request, user)')
+    expect(read('App/Controllers/Auth/LoginController.ts')).toContain('await signIn(request, user, { remember })')
     expect(read('App/Models/User.ts')).not.toContain('node:crypto')
     expect(read('App/Controllers/Auth/LoginController.ts')).not.toMatch(/\.stack\b/)
   })
@@ -236,7 +236,7 @@ describe('fw make:auth', () => {
     app.write('routes/web.ts', ROUTES)
     const extra = await app.fw(['make:auth', 'Admin'])
     expect(extra.code).toBe(1)
-    expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force])\n')
+    expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force | --upgrade])\n')
   })
 
   it('puts its one import line first in a routes file that has none', async () => {
