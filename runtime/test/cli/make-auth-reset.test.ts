@@ -1,12 +1,13 @@
 // make:auth's password reset in a generated app, over real HTTP, on SQLite and PostgreSQL, its mail sent through a real
-// SMTP server in this process (QUEUE_DRIVER=sync: the mail leaves at dispatch). And the generated app's own test of
-// it, with mail.fake(), run by vitest in the app.
+// SMTP server in this process (QUEUE_DRIVER=sync: the mail leaves at dispatch); then in headless Chromium. And the
+// generated app's own tests of it, with mail.fake(), run by vitest in the app.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import type { Kysely } from 'kysely'
+import { chromium, type Browser as ChromiumBrowser } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
@@ -20,6 +21,7 @@ const APP_URL = 'http://app.example.test'
 const KEY = `base64:${Buffer.alloc(32, 9).toString('base64')}`
 const SENT = 'If an account has this email, a link to reset its password is on its way. It works for 60 minutes.'
 const INVALID = 'This password reset link is invalid or has expired.'
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /** A client that keeps cookies as a browser does, and follows no redirect. */
 class Browser {
@@ -335,4 +337,60 @@ describe.each(backends)('password reset over HTTP with a real SMTP server, on $n
     expect((await browser.get('/me')).status).toBe(200)
     expect((await browser.get(link)).status).toBe(302)
   })
+})
+
+describe('password reset in Chromium', () => {
+  let app: FwApp
+  let smtp: TestSmtpServer
+  let server: { url: string; child: ChildProcess }
+  let browser: ChromiumBrowser
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer()
+    app = await generatedApp()
+    const env = { MAIL_MAILER: 'smtp', MAIL_URL: smtp.url, MAIL_FROM: 'Fw <hello@example.test>', QUEUE_DRIVER: 'sync' }
+    expect((await app.fw(['migrate'], env)).stderr).toBe('')
+    server = await startApp(app.dir, env)
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await stopApp(server?.child)
+    await smtp?.close()
+    app?.remove()
+  })
+
+  it('walks forgot password, the mailed link, a new password, then signs in with it', async () => {
+    const registered = await new Browser(server.url).json('POST', '/register', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: PASSWORD })
+    expect(registered.status).toBe(201)
+    const page = await browser.newPage()
+
+    await page.goto(`${server.url}/login`)
+    await page.getByRole('link', { name: 'Forgot your password?' }).click()
+    await page.waitForURL(`${server.url}/forgot-password`)
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByRole('button', { name: 'Email me a reset link' }).click()
+    await page.getByText(SENT).waitFor()
+
+    // The link from the mail the SMTP server took, opened at this server (APP_URL names the app's public address).
+    const link = resetLink(smtp.received.at(-1)!)
+    await page.goto(server.url + link)
+    expect(await page.getByLabel('Email').inputValue()).toBe('ada@example.com')
+    await page.getByLabel('New password').fill(NEW_PASSWORD)
+    await page.getByLabel('Confirm password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Reset password' }).click()
+    await page.waitForURL(`${server.url}/login`)
+    await page.getByText('Your password has been reset').waitFor()
+
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByText('These credentials do not match our records.').waitFor()
+    await page.getByLabel('Password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${server.url}/me`)
+    await page.getByText('You are signed in as ada@example.com.').waitFor()
+    expect(smtp.received.at(-1)!.raw).toMatch(/^Subject: Your password was changed\r?$/m)
+  }, 60_000)
 })
