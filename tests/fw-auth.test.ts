@@ -52,10 +52,10 @@ function formToken(answer: Answer): string {
  */
 async function authFlow(a: string, b: string, email: string): Promise<void> {
   // Registration and tokens.
-  let r = await send(a, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD }, headers: asJson() })
+  let r = await send(a, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD }, headers: asJson() })
   expect([r.status, r.json?.user]).toEqual([201, { id: expect.any(Number), name: 'Ada', email }])
   expect(r.text).not.toMatch(/password|scrypt/)
-  r = await send(b, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD }, headers: asJson() })
+  r = await send(b, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD }, headers: asJson() })
   expect([r.status, r.json]).toEqual([422, { error: 'The given data was invalid.', errors: { email: ['The email has already been taken.'] } }])
 
   r = await send(b, 'POST', '/login', { body: { email, password: PASSWORD }, headers: asJson() })
@@ -171,7 +171,7 @@ describe('fw make:auth in an installed app', () => {
 
     // Over https (here, as a proxy reports it) the session cookie is Secure.
     const page = await send(server.url, 'GET', '/register', { headers: { Accept: 'text/html' } })
-    const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD }
+    const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD, password_confirmation: PASSWORD }
     const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_session')!, 'X-Forwarded-Proto': 'https' }
     const registered = await send(server.url, 'POST', '/register', { form, headers })
     expect([registered.status, registered.headers.get('location')]).toEqual([303, '/me'])

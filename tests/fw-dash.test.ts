@@ -57,7 +57,8 @@ async function register(name: string, email: string): Promise<void> {
   await page.goto(`${server.url}/register`)
   await page.getByLabel('Name').fill(name)
   await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByLabel('Confirm password').fill(PASSWORD)
   await Promise.all([page.waitForURL(`${server.url}/me`), page.getByRole('button', { name: /register|sign up|create/i }).click()])
   await context.close()
 }

@@ -343,7 +343,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     expect(tests).toMatch(/auth\.test\.ts/)
     await buildAndStart(app, async ({ url, how }) => {
       const email = `ada-${how.split(' ')[0]}@example.com`
-      const credentials = JSON.stringify({ name: 'Ada', email, password: PASSWORD })
+      const credentials = JSON.stringify({ name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD })
       expect((await getJson(`${url}/register`, { method: 'POST', headers: JSON_HEADERS, body: credentials })).status).toBe(201)
       const login = await getJson(`${url}/login`, { method: 'POST', headers: JSON_HEADERS, body: credentials })
       expect(login.status).toBe(200)

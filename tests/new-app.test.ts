@@ -52,7 +52,7 @@ describe(`a new application on Node ${process.versions.node}`, () => {
     expect(await hello.json()).toEqual({ message: 'Hello, World!' })
     // Routes that write and read the database (the migrated users table) through make:auth's JSON API.
     const json = { 'Content-Type': 'application/json', Accept: 'application/json' }
-    const credentials = { name: 'Ada', email: 'ada@example.com', password: 'a long passphrase' }
+    const credentials = { name: 'Ada', email: 'ada@example.com', password: 'a long passphrase', password_confirmation: 'a long passphrase' }
     const registered = await fetch(`${server.url}/register`, { method: 'POST', headers: json, body: JSON.stringify(credentials) })
     expect(registered.status).toBe(201)
     const login = await fetch(`${server.url}/login`, { method: 'POST', headers: json, body: JSON.stringify(credentials) })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CommandError, type Command } from '../../runtime/src/cli/Command.js'
@@ -32,38 +33,119 @@ const FILES = [
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
+  'App/Controllers/Auth/PasswordResetController.ts',
   'App/Controllers/Auth/home.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/register.ts',
   'App/Views/auth/me.ts',
+  'App/Views/auth/forgot-password.ts',
+  'App/Views/auth/reset-password.ts',
+  'App/Mail/ResetPasswordMail.ts',
+  'App/Mail/PasswordChangedMail.ts',
   'App/Jobs/PruneAuthTables.ts',
   'public/css/app.css',
   'tests/authClient.ts',
   'tests/auth.test.ts',
   'tests/auth-security.test.ts',
+  'tests/password-reset.test.ts',
+]
+
+/**
+ * The files an older make:auth wrote that this one writes otherwise, with the SHA-256 of what it wrote and what to
+ * change by hand when the app changed the file since. `--upgrade` rewrites such a file only while it is exactly as
+ * make:auth wrote it.
+ */
+const UPGRADED: readonly { path: string; stub: string; previous: readonly string[]; change: string }[] = [
+  {
+    path: AUTH_ROUTES,
+    stub: 'routes.stub',
+    previous: ['eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870'],
+    change: [
+      "import { PasswordResetController } from '#app/Controllers/Auth/PasswordResetController.js', and in the group of /login:",
+      "  Route.get('/forgot-password', [PasswordResetController, 'create']).name('password.request')",
+      "  Route.post('/forgot-password', [PasswordResetController, 'store']).name('password.email')",
+      "  Route.get('/reset-password/{token}', [PasswordResetController, 'edit']).name('password.reset')",
+      "  Route.post('/reset-password', [PasswordResetController, 'update']).name('password.store')",
+    ].join('\n'),
+  },
+  {
+    path: 'App/Views/auth/login.ts',
+    stub: 'App/Views/auth/login.ts.stub',
+    previous: ['b89c993498c743f6ce8176539c8514b8b1bc904e395e15a43303c8dfc50ad651'],
+    change: 'add a link <a href="/forgot-password">Forgot your password?</a>, and a checkbox named remember ("Remember me")',
+  },
+  {
+    path: 'App/Controllers/Auth/LoginController.ts',
+    stub: 'App/Controllers/Auth/LoginController.ts.stub',
+    previous: ['b0c0e14ccfb7789bf7c882ca410fffd5dc400a77e0a94c33fbe6cbf919e7ad38'],
+    change: "sign browsers in with signIn(request, user, { remember: request.input('remember') === 'on' }), and show request.session.get('status') on the page",
+  },
+  {
+    path: 'App/Views/auth/register.ts',
+    stub: 'App/Views/auth/register.ts.stub',
+    previous: ['0f07da8dd20e0aeebb82967f2932690f81ef51b8aa5d27262063d7d4bffe57a2'],
+    change: 'add a password field named password_confirmation ("Confirm password")',
+  },
+  {
+    path: 'App/Controllers/Auth/RegisterController.ts',
+    stub: 'App/Controllers/Auth/RegisterController.ts.stub',
+    previous: ['cc0366230bbad82a7a451fd1235e10338a4c90742df1adcc8fd4e8467d77fd77'],
+    change: 'call validateRegistration(request, { confirmed: true }), once the form has password_confirmation',
+  },
+  {
+    path: 'public/css/app.css',
+    stub: 'public/css/app.css.stub',
+    previous: ['66c8477367997afd0d6b52fba864390f9229adc52acc94b4fbeb20e23ccab1b5'],
+    change: 'style label.checkbox (the "Remember me" box) as you like',
+  },
+  {
+    path: 'tests/authClient.ts',
+    stub: 'tests/authClient.ts.stub',
+    previous: ['e4c629dcb82159b43bd4ddbb0ff87881b0b1d9bf7bf8f9c4e2450f0246efb087'],
+    change: 'send password_confirmation with the password when registering',
+  },
+  {
+    path: 'tests/auth.test.ts',
+    stub: 'tests/auth.test.ts.stub',
+    previous: ['9f4eb94f257d130a7d213ecf935e909380f48a1b79d39e6acbab78d69855830f'],
+    change: 'send password_confirmation with the password when registering',
+  },
+  {
+    path: 'tests/auth-security.test.ts',
+    stub: 'tests/auth-security.test.ts.stub',
+    previous: ['f64cb926c1c7682c9b15a60b1f1284bea4280db18d28003c00e34f46c1f9d9e3'],
+    change: 'send password_confirmation with the password when registering',
+  },
 ]
 
 /** In the order they must run: the tokens refer to users. */
-const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table']
+const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table', 'create_password_reset_tokens_table']
 
 /** `fw make:auth` */
 export const makeAuth: Command = {
   name: 'make:auth',
-  summary: 'Add registration, sign-in (API tokens and browser sessions) and their pages',
-  usage: 'make:auth [--force]',
+  summary: 'Add registration, sign-in (API tokens and browser sessions), password reset and their pages',
+  usage: 'make:auth [--force | --upgrade]',
   details: [
-    'Writes the users (with is_admin), access_tokens and login_attempts migrations, App/Models/User.ts,',
-    'the Auth controllers, sign-in and registration pages, public/css/app.css and its tests, the hourly',
-    'housekeeping job App/Jobs/PruneAuthTables.ts in bootstrap/schedule.ts (made, or added to), and its',
-    "routes in routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register,",
-    'POST /login, POST /logout, POST /password, GET /me, GET /login, GET /register. Hashing, tokens, sessions, CSRF',
-    "and the throttle are fw-runtime/auth's. Then run fw migrate.",
-    '--force  write every file again, over existing ones',
+    'Writes the users (with is_admin), access_tokens, login_attempts and password_reset_tokens migrations,',
+    'App/Models/User.ts, the Auth controllers, the sign-in, registration and password reset pages, the reset',
+    'mails in App/Mail, public/css/app.css and its tests, the hourly housekeeping job App/Jobs/PruneAuthTables.ts',
+    "in bootstrap/schedule.ts (made, or added to), and its routes in routes/auth.ts, which routes/web.ts imports",
+    "(import './auth.js'): POST /register, POST /login, POST /logout, POST /password, GET /me, GET /login,",
+    'GET /register, GET|POST /forgot-password, GET /reset-password/{token}, POST /reset-password. Hashing,',
+    "tokens, sessions, CSRF, reset links and the throttles are fw-runtime/auth's. Then run fw migrate.",
+    '--force    write every file again, over existing ones',
+    '--upgrade  for an app made by an older make:auth: write the missing migrations and files, update the files it',
+    '           wrote that are as it wrote them, and say what to change in the others (it overwrites none)',
   ],
-  options: { force: { type: 'boolean', short: 'f' } },
+  options: { force: { type: 'boolean', short: 'f' }, upgrade: { type: 'boolean' } },
   async run({ values, cwd }) {
     const force = values.force === true
+    if (values.upgrade === true) {
+      if (force) throw new CommandError('--force and --upgrade do not go together: --upgrade keeps your files, --force writes them all again')
+      return upgrade(cwd)
+    }
     const routes = read(cwd, ROUTES)
     if (routes === undefined) throw new CommandError(`${ROUTES} is missing: fw make:auth adds its routes there`)
     if ((existsSync(join(cwd, AUTH_ROUTES)) || routes.includes(BEGIN)) && !force) {
@@ -102,19 +184,55 @@ export const makeAuth: Command = {
   },
 }
 
+/**
+ * `fw make:auth --upgrade`: brings an app made by an older make:auth up to this one without touching what its owner
+ * changed. Writes the migrations and files it lacks, rewrites a file make:auth changed since only while it is exactly
+ * as make:auth wrote it, and says what to change in each of the others.
+ */
+function upgrade(cwd: string): void {
+  if (!existsSync(join(cwd, AUTH_ROUTES))) {
+    throw new CommandError(`${AUTH_ROUTES} is missing: fw make:auth --upgrade upgrades an app where fw make:auth wrote it (run fw make:auth, or fw make:auth --force for an app whose auth routes are in ${ROUTES})`)
+  }
+  const existing = existsSync(join(cwd, MIGRATIONS)) ? readdirSync(join(cwd, MIGRATIONS)) : []
+  const missing = MIGRATION_NAMES.filter((name) => !existing.some((file) => file.replace(/^\d{14}_/, '') === `${name}.ts`))
+  const created: GeneratedFile[] = [
+    ...migrations(cwd, false, missing),
+    ...FILES.filter((path) => !existsSync(join(cwd, path))).map((path) => ({ path, content: stub('make-auth', `${path}.stub`, {}) })),
+  ]
+  const updated: { path: string; content: string }[] = []
+  const toChange: { path: string; change: string }[] = []
+  for (const file of UPGRADED) {
+    const current = read(cwd, file.path)
+    const content = stub('make-auth', file.stub, {})
+    if (current === undefined || current === content) continue
+    if (file.previous.includes(createHash('sha256').update(current).digest('hex'))) updated.push({ path: file.path, content })
+    else toChange.push(file)
+  }
+  const readme = read(cwd, README)
+  if (readme !== undefined && withReadmeSection(readme) !== readme) updated.push({ path: README, content: withReadmeSection(readme) })
+
+  writeFiles(cwd, created, false)
+  for (const file of updated) writeFileSync(join(cwd, file.path), file.content)
+  for (const file of created) console.log(`Created ${file.path}`)
+  for (const file of updated) console.log(`Updated ${file.path}`)
+  for (const file of toChange) console.log(`Left ${file.path} as you changed it; to finish the upgrade, ${file.change}`)
+  if (created.length + updated.length + toChange.length === 0) console.log('Auth is up to date: nothing to do.')
+  else if (missing.length > 0) console.log('Next: fw migrate')
+}
+
 function read(cwd: string, path: string): string | undefined {
   const file = join(cwd, path)
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined
 }
 
 /**
- * The three migrations, one second apart so that they sort in order. With --force, a migration
+ * The migrations (all of them, or those named), one second apart so that they sort in order. With --force, a migration
  * make:auth wrote before keeps its file name, so that it is not run a second time.
  */
-function migrations(cwd: string, force: boolean): GeneratedFile[] {
+function migrations(cwd: string, force: boolean, names: readonly string[] = MIGRATION_NAMES): GeneratedFile[] {
   const existing = existsSync(join(cwd, MIGRATIONS)) ? readdirSync(join(cwd, MIGRATIONS)) : []
   let next = Date.now()
-  return MIGRATION_NAMES.map((name) => {
+  return names.map((name) => {
     const content = stub('make-auth', `migrations/${name}.stub`, {})
     const previous = force ? existing.find((file) => file.replace(/^\d{14}_/, '') === `${name}.ts`) : undefined
     if (previous) return { path: `${MIGRATIONS}/${previous}`, content }

@@ -1,6 +1,6 @@
 // `fw-runtime/auth`: the machinery behind `fw make:auth`, kept here so that `npm update` delivers its fixes.
 // The generated controllers, views and routes call it; the tables are those of make:auth's migrations
-// (`users`, `access_tokens`, `login_attempts`).
+// (`users`, `access_tokens`, `login_attempts`, `password_reset_tokens`).
 export { auth, guest, redirectIfAuthenticated } from './auth/auth.js'
 export { currentUser, type AuthUser } from './auth/currentUser.js'
 export { authCsrf } from './auth/authCsrf.js'
@@ -10,12 +10,13 @@ export { signIn, signOut, sessionUser } from './auth/sessionAuth.js'
 export { attemptLogin } from './auth/attemptLogin.js'
 export { registerUser } from './auth/registerUser.js'
 export { changePassword } from './auth/changePassword.js'
-export { issueToken, revokeToken, revokeAllTokens, tokenUser, TOKEN_LIFETIME } from './auth/accessTokens.js'
+export { requestPasswordReset, passwordResetUser, resetPassword, forgetPasswordResets, RESET_TOKEN_LIFETIME, RESET_THROTTLE, type PasswordResetLink } from './auth/passwordReset.js'
+export { issueToken, revokeToken, revokeAllTokens, tokenUser, TOKEN_LIFETIME, REMEMBER_LIFETIME } from './auth/accessTokens.js'
 export { LoginThrottle, type ThrottleKeys, type ThrottleRule } from './auth/LoginThrottle.js'
 export { pruneAuthTables } from './auth/pruneAuthTables.js'
 export { hashPassword, verifyPassword } from './auth/password.js'
 export { HashLimiter } from './auth/HashLimiter.js'
 export { passwordProblem, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './auth/passwordProblem.js'
-export { validateRegistration, validateCredentials, type Credentials, type Registration, type Validated } from './auth/validateAuthInput.js'
+export { validateRegistration, validateCredentials, validateEmail, validatePasswordReset, type Credentials, type PasswordReset, type Registration, type Validated } from './auth/validateAuthInput.js'
 export { safeRedirect } from './auth/safeRedirect.js'
 export type { AuthTables, TokenKind } from './auth/AuthTables.js'

@@ -10,6 +10,7 @@ export default defineConfig({
     globalSetup: ['tests/database.ts'],
     setupFiles: ['tests/setup.ts'],
     // A job dispatched in a test runs at once, as no worker runs beside the tests; queue.fake() records jobs instead.
-    env: { QUEUE_DRIVER: 'sync' },
+    // Mail sent in a test is kept in memory (mail.sent()), never written to the log or sent; mail.fake() records it.
+    env: { QUEUE_DRIVER: 'sync', MAIL_MAILER: 'array' },
   },
 })

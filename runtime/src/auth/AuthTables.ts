@@ -35,11 +35,21 @@ export interface LoginAttemptsTable {
   reset_at: number
 }
 
+export interface PasswordResetTokensTable {
+  /** The primary key: a user has one pending reset link at most, and a newer one replaces it. */
+  user_id: number
+  /** The SHA-256 of the link's token, in hex: a copy of the table resets nobody's password. */
+  token_hash: string
+  /** Written as ISO 8601 in UTC, as `access_tokens.expires_at` (see there); the link lasts 60 minutes from it. */
+  created_at: ColumnType<Date, string, string>
+}
+
 /** The tables `fw make:auth`'s migrations create. */
 export interface AuthTables {
   users: AuthUsersTable
   access_tokens: AccessTokensTable
   login_attempts: LoginAttemptsTable
+  password_reset_tokens: PasswordResetTokensTable
 }
 
 /**
@@ -48,4 +58,20 @@ export interface AuthTables {
  */
 export function authDb(): Kysely<AuthTables> {
   return db() as unknown as Kysely<AuthTables>
+}
+
+/** Tables seen in a database, per database: found once, a table stays (a missing one is looked for again). */
+const seen = new WeakMap<object, Set<string>>()
+
+/**
+ * Whether the application's database has the table: an app made by an older `fw make:auth` has no
+ * `password_reset_tokens` until it runs `fw make:auth --upgrade` and `fw migrate`, and must keep working meanwhile.
+ */
+export async function hasAuthTable(name: keyof AuthTables): Promise<boolean> {
+  const database = authDb()
+  const tables = seen.get(database) ?? new Set<string>()
+  if (tables.has(name)) return true
+  const found = (await database.introspection.getTables()).some((table) => table.name === name)
+  if (found) seen.set(database, tables.add(name))
+  return found
 }

@@ -50,13 +50,13 @@ export class LoginThrottle {
     const now = Date.now()
     // Housekeeping: rows whose window ended are worth nothing.
     await authDb().deleteFrom('login_attempts').where('reset_at', '<=', now).execute()
-    const keys: ThrottleKeys = { ip: key(`ip|${ip}`), email: email === undefined ? undefined : key(`${email}|${ip}`) }
+    const keys: ThrottleKeys = { ip: throttleKey(`ip|${ip}`), email: email === undefined ? undefined : throttleKey(`${email}|${ip}`) }
     const perIp = this.perIp
-    const byIp = await count(keys.ip, perIp, now)
-    if (byIp.attempts > perIp.attempts) throw tooMany(byIp.resetAt - now)
+    const byIp = await countAttempt(keys.ip, perIp, now)
+    if (byIp.attempts > perIp.attempts) throw tooManyAttempts(byIp.resetAt - now, 'login attempts')
     if (keys.email !== undefined) {
-      const byEmail = await count(keys.email, this.perEmail, now)
-      if (byEmail.attempts > this.perEmail.attempts) throw tooMany(byEmail.resetAt - now)
+      const byEmail = await countAttempt(keys.email, this.perEmail, now)
+      if (byEmail.attempts > this.perEmail.attempts) throw tooManyAttempts(byEmail.resetAt - now, 'login attempts')
     }
     return keys
   }
@@ -79,12 +79,16 @@ export interface ThrottleKeys {
   email: string | undefined
 }
 
-function key(text: string): string {
+/** The SHA-256 of what is counted, in hex: the key of its row in `login_attempts`. */
+export function throttleKey(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-/** One statement, so that attempts at the same moment, in any process, each count. */
-async function count(key: string, rule: ThrottleRule, now: number): Promise<{ attempts: number; resetAt: number }> {
+/**
+ * Counts one attempt under `key` in `login_attempts` and returns the count of its window: one statement, so that
+ * attempts at the same moment, in any process, each count. A window that has ended starts again at 1.
+ */
+export async function countAttempt(key: string, rule: ThrottleRule, now: number): Promise<{ attempts: number; resetAt: number }> {
   const row = await authDb()
     .insertInto('login_attempts')
     .values({ key, attempts: 1, reset_at: now + rule.windowMs })
@@ -102,7 +106,8 @@ async function count(key: string, rule: ThrottleRule, now: number): Promise<{ at
   return { attempts: Number(row.attempts), resetAt: Number(row.reset_at) }
 }
 
-function tooMany(waitMs: number): HttpError {
+/** The 429 HttpError for a count past its limit: `Too many <what>. Try again in N seconds.`, with `Retry-After`. */
+export function tooManyAttempts(waitMs: number, what: string): HttpError {
   const wait = Math.max(1, Math.ceil(waitMs / 1000))
-  return new HttpError(429, `Too many login attempts. Try again in ${wait} seconds.`, { headers: { 'Retry-After': String(wait) } })
+  return new HttpError(429, `Too many ${what}. Try again in ${wait} seconds.`, { headers: { 'Retry-After': String(wait) } })
 }

@@ -6,10 +6,12 @@ import type { AuthUser } from './currentUser.js'
 const DAY = 24 * 60 * 60 * 1000
 /** How long a token signs its user in, in milliseconds: 30 days for API tokens, 14 for browser sessions. */
 export const TOKEN_LIFETIME: Readonly<Record<TokenKind, number>> = { api: 30 * DAY, session: 14 * DAY }
+/** How long a browser signed in with "remember me" stays signed in, idle or not: 30 days. */
+export const REMEMBER_LIFETIME = 30 * DAY
 
 /**
  * A new token for the user, stored as its SHA-256 in `access_tokens`: hand it out once, it cannot be read
- * back. A token is 32 random bytes, base64url.
+ * back. A token is 32 random bytes, base64url, and lasts `TOKEN_LIFETIME[kind]` unless `lifetimeMs` says otherwise.
  *
  * @example
  * ```ts
@@ -17,10 +19,10 @@ export const TOKEN_LIFETIME: Readonly<Record<TokenKind, number>> = { api: 30 * D
  * return Response.json({ token, token_type: 'Bearer', expires_at: expiresAt })
  * ```
  */
-export async function issueToken(userId: number, kind: TokenKind): Promise<{ token: string; expiresAt: string }> {
+export async function issueToken(userId: number, kind: TokenKind, options: { lifetimeMs?: number } = {}): Promise<{ token: string; expiresAt: string }> {
   const token = randomBytes(32).toString('base64url')
   const now = new Date()
-  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME[kind]).toISOString()
+  const expiresAt = new Date(now.getTime() + (options.lifetimeMs ?? TOKEN_LIFETIME[kind])).toISOString()
   // Housekeeping: the user's expired tokens go when a new one comes.
   await authDb().deleteFrom('access_tokens').where('user_id', '=', userId).where('expires_at', '<=', stored(now)).execute()
   await authDb().insertInto('access_tokens').values({ user_id: userId, token_hash: tokenHash(token), kind, expires_at: expiresAt }).execute()

@@ -1,5 +1,5 @@
 import type { Request } from '../http/Request.js'
-import { issueToken, revokeToken, tokenUser } from './accessTokens.js'
+import { issueToken, REMEMBER_LIFETIME, revokeToken, tokenUser } from './accessTokens.js'
 import type { AuthUser } from './currentUser.js'
 
 /** The session key that holds the browser's session token (a row of `access_tokens`, kind `session`). */
@@ -9,17 +9,19 @@ const SESSION_KEY = 'auth.token'
  * Signs a browser in: a new session token, kept in its encrypted session cookie (the `session` middleware),
  * and a new session id and CSRF token, so that none learned before signing in carries over. The token is a
  * row of `access_tokens`: signing out, or changing the password (`changePassword`), revokes it, so a copy of
- * the old cookie signs nobody in.
+ * the old cookie signs nobody in. With `remember`, "remember me": the session and its cookie last 30 days
+ * (`REMEMBER_LIFETIME`) instead of `SESSION_LIFETIME` idle, and are revoked the same ways.
  *
  * @example
  * ```ts
- * await signIn(request, user)
+ * await signIn(request, user, { remember: request.input('remember') === 'on' })
  * return Response.redirect('/me', 303)
  * ```
  */
-export async function signIn(request: Request, user: AuthUser): Promise<void> {
-  const { token } = await issueToken(user.id, 'session')
+export async function signIn(request: Request, user: AuthUser, options: { remember?: boolean } = {}): Promise<void> {
+  const { token } = await issueToken(user.id, 'session', options.remember ? { lifetimeMs: REMEMBER_LIFETIME } : {})
   request.session.regenerate().put(SESSION_KEY, token)
+  if (options.remember) request.session.keepFor(REMEMBER_LIFETIME)
   // The new CSRF token now, so that the cookie set at sign-in already holds the one every later page shows.
   request.session.token()
 }

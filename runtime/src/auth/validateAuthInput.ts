@@ -15,32 +15,74 @@ export interface Credentials {
   password: string
 }
 
+/** A new password from a reset link's form: the link's token and email, and the password typed twice. */
+export interface PasswordReset {
+  token: string
+  email: string
+  password: string
+}
+
 const MAX_LENGTH = 255
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * Checks a registration from the request's BODY (never its query string, which lands in logs and history):
- * a name, a valid email (trimmed and in lower case), and a password that `passwordProblem` accepts.
+ * a name, a valid email (trimmed and in lower case), and a password that `passwordProblem` accepts. With
+ * `confirmed`, the same password again in `password_confirmation` (make:auth's form asks for it; an app made by an
+ * older make:auth, whose form has no such field, calls this without it and keeps working).
  *
  * @example
  * ```ts
- * const { data, errors } = validateRegistration(request)
+ * const { data, errors } = validateRegistration(request, { confirmed: true })
  * if (errors) throw new ValidationError(errors)
  * ```
  */
-export function validateRegistration(request: Request): Validated<Registration> {
+export function validateRegistration(request: Request, options: { confirmed?: boolean } = {}): Validated<Registration> {
   const input = bodyOf(request)
   const errors: ValidationMessages = {}
   const name = text(input.name).trim()
-  const email = text(input.email).trim().toLowerCase()
-  const password = text(input.password)
   if (name === '') add(errors, 'name', 'The name field is required.')
   else if (name.length > MAX_LENGTH) add(errors, 'name', `The name may not be longer than ${MAX_LENGTH} characters.`)
-  if (email === '') add(errors, 'email', 'The email field is required.')
-  else if (email.length > MAX_LENGTH || !EMAIL.test(email)) add(errors, 'email', 'The email must be a valid email address.')
+  const email = checkedEmail(errors, input.email)
+  const password = text(input.password)
   const problem = password === '' ? 'The password field is required.' : passwordProblem(password, { email, name })
   if (problem) add(errors, 'password', problem)
+  if (options.confirmed) confirmed(errors, password, input.password_confirmation)
   return Object.keys(errors).length > 0 ? { errors } : { data: { name, email, password } }
+}
+
+/**
+ * Checks the email of a "forgot your password?" form, from the body: present, and shaped as an email. Whether an
+ * account has it is never told.
+ *
+ * @example
+ * ```ts
+ * const { data, errors } = validateEmail(request)
+ * if (errors) throw new ValidationError(errors)
+ * ```
+ */
+export function validateEmail(request: Request): Validated<{ email: string }> {
+  const errors: ValidationMessages = {}
+  const email = checkedEmail(errors, bodyOf(request).email)
+  return Object.keys(errors).length > 0 ? { errors } : { data: { email } }
+}
+
+/**
+ * Checks a new password from a reset link's form, from the body: the link's `token` and `email`, a `password`
+ * and its `password_confirmation`. Whether the password is acceptable for that account (`passwordProblem`, which
+ * knows the account's name) is `resetPassword`'s to say, once the link is known to be good.
+ */
+export function validatePasswordReset(request: Request): Validated<PasswordReset> {
+  const input = bodyOf(request)
+  const errors: ValidationMessages = {}
+  const token = text(input.token)
+  const email = checkedEmail(errors, input.email)
+  const password = text(input.password)
+  if (token === '' || token.length > MAX_LENGTH) add(errors, 'token', 'This password reset link is invalid.')
+  if (password === '') add(errors, 'password', 'The password field is required.')
+  else if (password.length > MAX_PASSWORD_LENGTH) add(errors, 'password', `The password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
+  confirmed(errors, password, input.password_confirmation)
+  return Object.keys(errors).length > 0 ? { errors } : { data: { token, email, password } }
 }
 
 /** Checks a sign-in from the request's body: an email and a password, nothing about whether they are right. */
@@ -54,6 +96,19 @@ export function validateCredentials(request: Request): Validated<Credentials> {
   if (password === '') add(errors, 'password', 'The password field is required.')
   else if (password.length > MAX_PASSWORD_LENGTH) add(errors, 'password', `The password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
   return Object.keys(errors).length > 0 ? { errors } : { data: { email, password } }
+}
+
+/** The email, trimmed and in lower case, with its error added when it is missing or not an email. */
+function checkedEmail(errors: ValidationMessages, value: unknown): string {
+  const email = text(value).trim().toLowerCase()
+  if (email === '') add(errors, 'email', 'The email field is required.')
+  else if (email.length > MAX_LENGTH || !EMAIL.test(email)) add(errors, 'email', 'The email must be a valid email address.')
+  return email
+}
+
+/** The password typed a second time must be the same: else an error on `password_confirmation`. */
+function confirmed(errors: ValidationMessages, password: string, confirmation: unknown): void {
+  if (password !== '' && text(confirmation) !== password) add(errors, 'password_confirmation', 'The password confirmation does not match.')
 }
 
 function bodyOf(request: Request): Record<string, unknown> {

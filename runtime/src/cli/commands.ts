@@ -3,6 +3,7 @@ import { makeController } from '../../../generators/make-controller/index.js'
 import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeFactory } from '../../../generators/make-factory/index.js'
 import { makeJob } from '../../../generators/make-job/index.js'
+import { makeMail } from '../../../generators/make-mail/index.js'
 import { makeMiddleware } from '../../../generators/make-middleware/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
@@ -37,6 +38,7 @@ export const commands: readonly Command[] = [
   makeSeeder,
   makeFactory,
   makeJob,
+  makeMail,
   makeTest,
   makeAuth,
   makeDash,

@@ -95,10 +95,9 @@ export const queueWork: Command = {
         throw new CommandError(`fw queue:work could not load the app's jobs: ${error instanceof Error ? error.message : String(error)}`)
       }
       const worker = new Worker(queue, jobs, { ...options, logger: createLogger({ buffered: true }) })
+      // The app's jobs and Fw's own (SendQueuedMail), which every worker runs.
       const names = [...jobs.keys()].sort()
-      console.log(
-        `Fw queue worker ${worker.id} on ${options.queues.join(', ')} (concurrency ${options.concurrency}): ${names.length ? names.join(', ') : `no job classes in ${built ? 'dist/App/Jobs' : 'App/Jobs'}`}`,
-      )
+      console.log(`Fw queue worker ${worker.id} on ${options.queues.join(', ')} (concurrency ${options.concurrency}): ${names.join(', ')}`)
       let signals = 0
       const onSignal = (signal: NodeJS.Signals) => {
         if (++signals > 1) process.exit(1)

@@ -62,12 +62,13 @@ export const start: Command = {
 }
 
 /**
- * When the build has jobs and the queue keeps them for a worker, says that none runs here: a job dispatched by this
- * server would otherwise wait without a word. Workers elsewhere (`fw queue:work` on another machine) are fine.
+ * When the build has jobs or mail classes (a mail sent is a job) and the queue keeps them for a worker, says that none
+ * runs here: a job dispatched by this server would otherwise wait without a word. Workers elsewhere (`fw queue:work`
+ * on another machine) are fine.
  */
 async function warnOfWaitingJobs(cwd: string, driver: string): Promise<void> {
-  const [{ jobsFolder }, { jobModules }] = await Promise.all([import('../queue/appJobs.js'), import('../queue/jobRegistry.js')])
-  if (jobModules(jobsFolder(cwd, true)).length === 0) return
+  const [{ jobsFolder, mailFolder }, { jobModules }] = await Promise.all([import('../queue/appJobs.js'), import('../queue/jobRegistry.js')])
+  if (jobModules(jobsFolder(cwd, true)).length === 0 && jobModules(mailFolder(cwd, true)).length === 0) return
   console.warn(
     `[fw] QUEUE_DRIVER=${driver} keeps the app's jobs for a worker, and none runs here: add --queue-workers=N, run fw queue:work beside it, or set QUEUE_DRIVER=sync to run each at dispatch`,
   )

@@ -9,6 +9,11 @@ export function jobsFolder(root: string, built: boolean): string {
   return join(root, built ? 'dist/App/Jobs' : 'App/Jobs')
 }
 
+/** Where the app's mail classes are: each one sent queues Fw's job SendQueuedMail, for a worker to run. */
+export function mailFolder(root: string, built: boolean): string {
+  return join(root, built ? 'dist/App/Mail' : 'App/Mail')
+}
+
 /**
  * Sets the app up as its server does: bootstrap/app.ts `configure(container, router)`, which binds the services its
  * jobs and scheduled tasks are built with. `built` reads dist/ (the build of `npm run build`); otherwise the

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { SendQueuedMail } from '../mail/SendQueuedMail.js'
 import { JOB_BRAND } from './Job.js'
 import type { JobConstructor } from './types.js'
 
@@ -9,10 +10,13 @@ export type JobRegistry = ReadonlyMap<string, JobConstructor>
 
 const MODULE = /(?<!\.d|\.test|\.spec)\.(ts|mts|js|mjs)$/
 
+/** Fw's own jobs, which every worker runs without the app listing them: the mail `mail.to(…).send(…)` queues. */
+const FRAMEWORK_JOBS: readonly JobConstructor[] = [SendQueuedMail]
+
 /**
  * Imports every module under `folder` (the app's `App/Jobs`, or `dist/App/Jobs` once built) and keeps the classes
- * they export that extend `Job`, by name. Two classes of one name would make a stored job ambiguous: that throws,
- * naming both files.
+ * they export that extend `Job`, by name, with Fw's own jobs (`SendQueuedMail`). Two classes of one name would make a
+ * stored job ambiguous: that throws, naming both files (or the Fw job the app's class shares its name with).
  *
  * @example
  * ```ts
@@ -21,7 +25,7 @@ const MODULE = /(?<!\.d|\.test|\.spec)\.(ts|mts|js|mjs)$/
  * ```
  */
 export async function loadJobs(folder: string): Promise<JobRegistry> {
-  const jobs = new Map<string, JobConstructor>()
+  const jobs = new Map<string, JobConstructor>(FRAMEWORK_JOBS.map((job) => [job.name, job]))
   const files = new Map<JobConstructor, string>()
   for (const file of jobModules(folder)) {
     const exports = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, unknown>
@@ -29,6 +33,7 @@ export async function loadJobs(folder: string): Promise<JobRegistry> {
       if (!isJobClass(value)) continue
       const known = jobs.get(value.name)
       if (known && known !== value) {
+        if (FRAMEWORK_JOBS.includes(known)) throw new Error(`${value.name} (${file}) has the name of one of Fw's own jobs: a stored job names its class, so rename it`)
         throw new Error(`Two job classes are named ${value.name} (${relative(folder, files.get(known)!)} and ${file}): a stored job names its class, so rename one`)
       }
       jobs.set(value.name, value)

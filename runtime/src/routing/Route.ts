@@ -18,6 +18,7 @@ interface RouteRegistrar {
   getRoutes(): readonly RouteDefinition[]
   url(name: string, params?: Record<string, string | number>): string
   signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string
+  absoluteUrl(name: string, params?: Record<string, string | number>): string
 }
 
 /** The application's router, bound once by its first `loadRoutesFromFile`. */
@@ -120,6 +121,13 @@ export const Route = {
    */
   signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string {
     return loaded('signedUrl').signedUrl(name, params, options)
+  },
+  /**
+   * The absolute link of a named route of the application, built on `APP_URL` (never the Host header), for a mail:
+   * `Route.absoluteUrl('password.reset', { token, email })` (see `router.absoluteUrl`).
+   */
+  absoluteUrl(name: string, params?: Record<string, string | number>): string {
+    return loaded('absoluteUrl').absoluteUrl(name, params)
   },
 }
 

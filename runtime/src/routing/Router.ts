@@ -6,6 +6,7 @@ import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
+import { mailPreview } from '../mail/mailPreview.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
@@ -107,6 +108,8 @@ export class Router {
   private fallbackRoute: RouteDefinition | undefined
   /** Serves the public folder's files to GET and HEAD requests no route takes; undefined when turned off. */
   private publicFolder: Middleware | undefined = serveStatic()
+  /** Fw's own pages for development (`/_fw/mail`), for paths no route takes; none in production. */
+  private readonly developmentPages: Middleware[] = isProduction() ? [] : [mailPreview()]
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
@@ -369,13 +372,24 @@ export class Router {
     for (const reserved of ['expires', 'signature']) {
       if (reserved in params) throw new TypeError(`signedUrl(): "${reserved}" is the signature's own parameter; name yours otherwise`)
     }
-    const appUrl = process.env.APP_URL?.replace(/\/+$/, '')
-    if (!appUrl || !/^https?:\/\/[^/?#]+$/.test(appUrl)) {
-      throw new Error(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for signed links, got ${JSON.stringify(process.env.APP_URL ?? '')}`)
-    }
+    const base = appUrl('signed links')
     this.signer ??= UrlSigner.fromEnvironment()
     const expiresAt = expiresIn === undefined ? undefined : Date.now() / 1000 + expiresIn
-    return appUrl + this.signer.sign(this.url(name, params), expiresAt)
+    return base + this.signer.sign(this.url(name, params), expiresAt)
+  }
+
+  /**
+   * The absolute link of a named route, built on `APP_URL` (never on the Host header of the request being answered,
+   * which a client chooses): for a link in a mail, such as a password reset link that carries its own secret.
+   *
+   * @example
+   * ```ts
+   * router.absoluteUrl('password.reset', { token, email: 'ada@example.com' })
+   * // 'https://example.com/reset-password/Zx…?email=ada%40example.com'
+   * ```
+   */
+  absoluteUrl(name: string, params: Record<string, string | number> = {}): string {
+    return appUrl('links in mail') + this.url(name, params)
   }
 
   /**
@@ -544,7 +558,7 @@ export class Router {
       : () => {
           throw new HttpError(404, 'Not Found')
         }
-    const layers = this.publicFolder ? [...this.globalLayers, this.publicFolder] : this.globalLayers
+    const layers = [...this.globalLayers, ...this.developmentPages, ...(this.publicFolder ? [this.publicFolder] : [])]
     this.notFound = compose(layers, notFound, fallback ?? 'global middleware', this.render)
   }
 
@@ -648,4 +662,13 @@ function paramsOf(route: RouteDefinition, values: readonly string[]): Record<str
   const params = Object.create(PARAMS) as Record<string, string>
   for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
   return params
+}
+
+/** `APP_URL` without its trailing slash; an Error saying what to set when it is not an http(s) origin. */
+function appUrl(what: string): string {
+  const url = process.env.APP_URL?.replace(/\/+$/, '')
+  if (!url || !/^https?:\/\/[^/?#]+$/.test(url)) {
+    throw new Error(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for ${what}, got ${JSON.stringify(process.env.APP_URL ?? '')}`)
+  }
+  return url
 }

@@ -11,6 +11,8 @@ export interface SessionPayload {
   token?: string
   /** When the session ends, in milliseconds since the epoch. */
   expires: number
+  /** How long this session lasts idle, in milliseconds, when `keepFor` set it (else the middleware's lifetime). */
+  lifetime?: number
 }
 
 function newId(): string {
@@ -104,11 +106,32 @@ export class Session {
     return this
   }
 
-  /** Forgets every value and regenerates: a signed-out, empty session. */
+  /** Forgets every value and regenerates: a signed-out, empty session, with the middleware's lifetime again. */
   invalidate(): this {
     this.payload.data = Object.create(null) as Record<string, unknown>
     this.payload.flash = { new: [], old: [] }
+    delete this.payload.lifetime
     return this.regenerate()
+  }
+
+  /**
+   * Makes this session last `ms` milliseconds idle, its cookie included, instead of the middleware's lifetime (until
+   * `invalidate()`): for "remember me", which `signIn(request, user, { remember: true })` sets to 30 days.
+   *
+   * @example
+   * ```ts
+   * request.session.keepFor(30 * 24 * 60 * 60 * 1000)
+   * ```
+   */
+  keepFor(ms: number): this {
+    if (!(Number.isSafeInteger(ms) && ms > 0)) throw new TypeError(`keepFor() takes a number of milliseconds above 0, got ${String(ms)}`)
+    this.payload.lifetime = ms
+    return this
+  }
+
+  /** How long this session lasts idle, in milliseconds: what `keepFor` set, else `fallback` (the middleware's). */
+  lifetime(fallback: number): number {
+    return this.payload.lifetime ?? fallback
   }
 
   /** The session's CSRF token, made on first use. */
@@ -131,7 +154,7 @@ export class Session {
   close(lifetimeMs: number): SessionPayload {
     for (const key of this.payload.flash.old) delete this.payload.data[key]
     this.payload.flash = { new: [], old: this.payload.flash.new }
-    this.payload.expires = Date.now() + lifetimeMs
+    this.payload.expires = Date.now() + this.lifetime(lifetimeMs)
     return this.payload
   }
 

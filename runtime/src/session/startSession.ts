@@ -59,7 +59,7 @@ export function startSession(options: SessionOptions = {}): Middleware {
       throw new Error(`The session holds too much for its cookie (${value.length} bytes sealed, ${COOKIE_LIMIT} at most): keep large data in the database and its id in the session`)
     }
     return response.setCookie(name, value, {
-      maxAge: lifetimeMs / 1000,
+      maxAge: Math.floor(session.lifetime(lifetimeMs) / 1000),
       path,
       domain: options.domain,
       httpOnly: true,
@@ -78,7 +78,8 @@ function readPayload(text: string | undefined): SessionPayload | undefined {
       typeof payload.id === 'string' &&
       typeof payload.data === 'object' && payload.data !== null &&
       Array.isArray(payload.flash?.new) && Array.isArray(payload.flash?.old) &&
-      typeof payload.expires === 'number'
+      typeof payload.expires === 'number' &&
+      (payload.lifetime === undefined || typeof payload.lifetime === 'number')
     if (!valid || payload.expires <= Date.now()) return undefined
     // Values from the cookie are the application's own, but never let a key reach Object.prototype.
     payload.data = Object.assign(Object.create(null) as Record<string, unknown>, payload.data)

@@ -96,7 +96,7 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
         body: body ? JSON.stringify(body) : undefined,
       })
     const register = async (email: string, name = 'Ada'): Promise<string> => {
-      const answer = await api('POST', '/register', { name, email, password: PASSWORD })
+      const answer = await api('POST', '/register', { name, email, password: PASSWORD, password_confirmation: PASSWORD })
       expect(answer.status).toBe(201)
       return answer.json.token as string
     }
@@ -109,13 +109,22 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect((await api('GET', '/me', undefined, token)).json).toEqual({ error: 'Unauthenticated' })
     })
 
+    it('asks for password_confirmation when the app says so, and registers an older app\'s form without it', async () => {
+      const mismatch = await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: 'typo' })
+      expect([mismatch.status, mismatch.json.errors]).toEqual([422, { password_confirmation: ['The password confirmation does not match.'] }])
+      const missing = await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD })
+      expect([missing.status, missing.json.errors]).toEqual([422, { password_confirmation: ['The password confirmation does not match.'] }])
+      expect((await api('POST', '/register?confirmed', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: PASSWORD })).status).toBe(201)
+      expect((await api('POST', '/register', { name: 'Grace', email: 'grace@example.com', password: PASSWORD })).status).toBe(201)
+    })
+
     it('refuses a guest form post to /login and /register whose Content-Type ends in ;json (finding 1)', async () => {
       await register('ada@example.com')
       for (const contentType of ['application/x-www-form-urlencoded;json', 'text/plain;json', 'application/x-www-form-urlencoded']) {
         const browser = new Browser(server.url)
         const login = await browser.submit('/login', { email: 'ada@example.com', password: PASSWORD }, contentType)
         expect([contentType, login.status]).toEqual([contentType, 419])
-        const registered = await browser.submit('/register', { name: 'Eve', email: `eve${contentType.length}@example.com`, password: PASSWORD }, contentType)
+        const registered = await browser.submit('/register', { name: 'Eve', email: `eve${contentType.length}@example.com`, password: PASSWORD, password_confirmation: PASSWORD }, contentType)
         expect([contentType, registered.status]).toEqual([contentType, 419])
         // The refused browser is signed in to nobody's account.
         expect((await browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).status).toBe(401)
@@ -147,6 +156,38 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect([atLogin.status, atLogin.headers.get('location')]).toEqual([302, '/me'])
     })
 
+    it('"remember me" gives a session of 30 days, cookie and token alike, revoked by signing out; without it, the session as before', async () => {
+      await register('ada@example.com')
+      const DAY = 86_400
+      const signIn = async (fields: Record<string, string>) => {
+        const browser = new Browser(server.url)
+        const answer = await browser.submit('/login', { _token: await browser.csrfToken(), email: 'ada@example.com', password: PASSWORD, ...fields })
+        expect(answer.status).toBe(303)
+        const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('fw_session='))!
+        const row = await db.selectFrom('access_tokens').select('expires_at').where('kind', '=', 'session').orderBy('id', 'desc').executeTakeFirstOrThrow()
+        const days = (new Date(row.expires_at).getTime() - Date.now()) / (DAY * 1000)
+        return { browser, maxAge: Number(/Max-Age=(\d+)/.exec(cookie)![1]), days }
+      }
+
+      const remembered = await signIn({ remember: 'on' })
+      expect(remembered.maxAge).toBe(30 * DAY)
+      expect(remembered.days).toBeGreaterThan(29.9)
+      // The cookie keeps its 30 days on every later answer, as the session slides.
+      const me = await remembered.browser.send('GET', '/me', { headers: { Accept: 'text/html' } })
+      expect(me.status).toBe(200)
+      expect(me.headers.getSetCookie().find((line) => line.startsWith('fw_session='))).toContain(`Max-Age=${30 * DAY}`)
+
+      const plain = await signIn({})
+      expect(plain.maxAge).toBe(120 * 60)
+      expect(plain.days).toBeGreaterThan(13.9)
+      expect(plain.days).toBeLessThan(14.1)
+
+      const csrf = /"csrf":"([^"]+)"/.exec(me.text)?.[1] ?? (await remembered.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).json.csrf
+      await remembered.browser.submit('/logout', { _token: csrf })
+      expect((await remembered.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).status).toBe(401)
+      expect((await plain.browser.send('GET', '/me', { headers: { Accept: 'application/json' } })).status).toBe(200)
+    })
+
     it('counts sign-in attempts in the database before hashing: of 25 parallel wrong passwords at most 5 are checked (finding 2)', async () => {
       await register('ada@example.com')
       const answers = await Promise.all(Array.from({ length: 25 }, () => api('POST', '/login', { email: 'ada@example.com', password: 'wrong password' })))
@@ -161,10 +202,10 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
 
     it('refuses the commonest passwords and the account\'s own email or name (finding 5)', async () => {
       for (const password of ['password', '12345678', 'Password1', 'qwertyuiop', 'aaaaaaaaaa', 'ada.lovelace@example.com', 'ADA.Lovelace@example.com', 'ada.lovelace', 'Ada Lovelace']) {
-        const answer = await api('POST', '/register', { name: 'Ada Lovelace', email: 'ada.lovelace@example.com', password })
+        const answer = await api('POST', '/register', { name: 'Ada Lovelace', email: 'ada.lovelace@example.com', password, password_confirmation: password })
         expect([password, answer.status, Object.keys(answer.json.errors)]).toEqual([password, 422, ['password']])
       }
-      expect((await api('POST', '/register', { name: 'Ada', email: 'ada@example.com', password: 'short' })).json.errors.password).toEqual(['The password must be at least 8 characters.'])
+      expect((await api('POST', '/register', { name: 'Ada', email: 'ada@example.com', password: 'short', password_confirmation: 'short' })).json.errors.password).toEqual(['The password must be at least 8 characters.'])
       expect(await db.selectFrom('users').selectAll().execute()).toEqual([])
     })
 
@@ -211,7 +252,7 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
     it('hashes the password of a taken email too, and one registration of an email wins a race (finding 11)', async () => {
       await register('ada@example.com')
       const answers = await Promise.all(
-        ['ada@example.com', 'grace@example.com', 'grace@example.com'].map((email) => api('POST', '/register', { name: 'X', email, password: PASSWORD })),
+        ['ada@example.com', 'grace@example.com', 'grace@example.com'].map((email) => api('POST', '/register', { name: 'X', email, password: PASSWORD, password_confirmation: PASSWORD })),
       )
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422])
       expect(answers[0]!.json.errors).toEqual({ email: ['The email has already been taken.'] })
@@ -224,14 +265,14 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       const past = new Date(Date.now() - 1000).toISOString()
       await db.updateTable('access_tokens').set({ expires_at: past }).where('user_id', '=', 2).execute()
       await db.insertInto('login_attempts').values([{ key: 'a'.repeat(64), attempts: 3, reset_at: Date.now() - 1 }, { key: 'b'.repeat(64), attempts: 1, reset_at: Date.now() + 60_000 }]).execute()
-      expect(await pruneAuthTables()).toEqual({ tokens: 1, loginAttempts: 1 })
+      expect(await pruneAuthTables()).toEqual({ tokens: 1, passwordResets: 0, loginAttempts: 1 })
       // The registrations' own counts are in their window still, as is b's.
       const keys = (await db.selectFrom('login_attempts').select('key').execute()).map((row) => row.key)
       expect(keys).toContain('b'.repeat(64))
       expect(keys).not.toContain('a'.repeat(64))
       expect((await api('GET', '/me', undefined, token)).status).toBe(200)
       expect((await api('GET', '/me', undefined, other)).status).toBe(401)
-      expect(await pruneAuthTables()).toEqual({ tokens: 0, loginAttempts: 0 })
+      expect(await pruneAuthTables()).toEqual({ tokens: 0, passwordResets: 0, loginAttempts: 0 })
     })
 
     it('limits attempts per address across emails, sign-ins and registrations together, and prunes old rows (finding 12)', async () => {
@@ -244,7 +285,7 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       // A successful sign-in gives its attempt back: a real user is not counted against the limit.
       expect((await api('POST', '/login', { email: 'ada@example.com', password: PASSWORD })).status).toBe(200)
       expect((await api('POST', '/login', { email: 'nobody9@example.com', password: 'wrong password' })).status).toBe(422)
-      const locked = await api('POST', '/register', { name: 'Eve', email: 'eve@example.com', password: PASSWORD })
+      const locked = await api('POST', '/register', { name: 'Eve', email: 'eve@example.com', password: PASSWORD, password_confirmation: PASSWORD })
       expect([locked.status, locked.json.error]).toEqual([429, expect.stringMatching(/^Too many login attempts/)])
       expect((await api('POST', '/login', { email: 'ada@example.com', password: PASSWORD })).status).toBe(429)
       const keys = (await db.selectFrom('login_attempts').select('key').execute()).map((row) => row.key)

@@ -25,7 +25,7 @@ import { Router } from '../../src/routing/Router.js'
 
 /** The tables of make:auth's migrations (generators/make-auth/stubs/migrations), made afresh. */
 export async function createAuthTables(db: Kysely<any>): Promise<void> {
-  for (const table of ['access_tokens', 'login_attempts', 'users']) await db.schema.dropTable(table).ifExists().execute()
+  for (const table of ['password_reset_tokens', 'access_tokens', 'login_attempts', 'users']) await db.schema.dropTable(table).ifExists().execute()
   await db.schema
     .createTable('users')
     .$call(id(db))
@@ -51,6 +51,12 @@ export async function createAuthTables(db: Kysely<any>): Promise<void> {
     .addColumn('attempts', 'integer', (column) => column.notNull())
     .addColumn('reset_at', 'bigint', (column) => column.notNull())
     .execute()
+  await db.schema
+    .createTable('password_reset_tokens')
+    .addColumn('user_id', 'integer', (column) => column.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('token_hash', 'varchar(64)', (column) => column.notNull())
+    .addColumn('created_at', 'timestamp', (column) => column.notNull())
+    .execute()
 }
 
 const NO_MATCH = 'These credentials do not match our records.'
@@ -64,7 +70,8 @@ export function authRouter(): Router {
   router.group({ middleware: [authHeaders, 'session', redirectIfAuthenticated('/me'), authCsrf] }, () => {
     router.get('/login', (request) => Response.html(`<input type="hidden" name="_token" value="${request.csrfToken()}">`))
     router.post('/register', async (request) => {
-      const { data, errors } = validateRegistration(request)
+      // `?confirmed`: the password typed twice, as make:auth's form asks now; without it, as an older app's form does.
+      const { data, errors } = validateRegistration(request, { confirmed: request.query('confirmed') !== null })
       if (errors) throw new ValidationError(errors)
       const user = await registerUser(request, data)
       if (!user) throw new ValidationError({ email: ['The email has already been taken.'] })
@@ -78,7 +85,7 @@ export function authRouter(): Router {
       const user = await attemptLogin(request, data)
       if (!user) return Response.json({ error: NO_MATCH }, 422)
       if (isApiCall(request)) return Response.json({ user, token: (await issueToken(user.id, 'api')).token })
-      await signIn(request, user)
+      await signIn(request, user, { remember: request.input('remember') === 'on' })
       return Response.redirect('/me', 303)
     })
   })

@@ -8,16 +8,21 @@ const APP_FILES = [
   'App/Controllers/Auth/LoginController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
+  'App/Controllers/Auth/PasswordResetController.ts',
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/home.ts',
   'App/Jobs/PruneAuthTables.ts',
+  'App/Mail/PasswordChangedMail.ts',
+  'App/Mail/ResetPasswordMail.ts',
   'App/Models/User.ts',
+  'App/Views/auth/forgot-password.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
   'App/Views/auth/register.ts',
+  'App/Views/auth/reset-password.ts',
   'App/Views/layout.ts',
 ]
-const MIGRATIONS = [/^\d{14}_create_users_table\.ts$/, /^\d{14}_create_access_tokens_table\.ts$/, /^\d{14}_create_login_attempts_table\.ts$/]
+const MIGRATIONS = [/^\d{14}_create_users_table\.ts$/, /^\d{14}_create_access_tokens_table\.ts$/, /^\d{14}_create_login_attempts_table\.ts$/, /^\d{14}_create_password_reset_tokens_table\.ts$/]
 const ROUTES = "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' })).name('home')\n"
 
 let app: FwApp
@@ -46,9 +51,9 @@ describe('fw make:auth', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const files = migrations()
-    expect(files).toHaveLength(3)
+    expect(files).toHaveLength(4)
     files.forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
-    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts']) {
+    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts', 'tests/password-reset.test.ts']) {
       expect(existsSync(join(app.dir, path)), path).toBe(true)
       expect(result.stdout).toContain(`Created ${path}\n`)
       expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
@@ -62,12 +67,13 @@ describe('fw make:auth', () => {
     const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
-    expect(lines.slice(1, 7)).toEqual([
+    expect(lines.slice(1, 8)).toEqual([
       "import { auth, authCsrf, authHeaders, redirectIfAuthenticated } from 'fw-runtime/auth'",
       "import { HOME } from '#app/Controllers/Auth/home.js'",
       "import { LoginController } from '#app/Controllers/Auth/LoginController.js'",
       "import { MeController } from '#app/Controllers/Auth/MeController.js'",
       "import { PasswordController } from '#app/Controllers/Auth/PasswordController.js'",
+      "import { PasswordResetController } from '#app/Controllers/Auth/PasswordResetController.js'",
       "import { RegisterController } from '#app/Controllers/Auth/RegisterController.js'",
     ])
     // public/css/app.css is served as a public file: no controller, no route.
@@ -77,7 +83,7 @@ describe('fw make:auth', () => {
     for (const gone of ['App/Auth', 'App/Middleware/auth.ts', 'App/Middleware/csrf.ts', 'App/Models/AccessToken.ts', 'App/Models/LoginAttempt.ts']) {
       expect(existsSync(join(app.dir, gone)), gone).toBe(false)
     }
-    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'"]) {
+    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'", "get('/forgot-password'", "post('/forgot-password'", "get('/reset-password/{token}'", "post('/reset-password'"]) {
       expect(routes).toContain(`Route.${route}`)
     }
     expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
@@ -122,7 +128,7 @@ describe('fw make:auth', () => {
     expect(runtime('accessTokens.ts')).toContain("randomBytes(32).toString('base64url')")
     expect(runtime('accessTokens.ts')).toContain("createHash('sha256')")
     expect(runtime('attemptLogin.ts')).toContain('return { id: Number(user.id), name: user.name, email: user.email }')
-    expect(read('App/Controllers/Auth/LoginController.ts')).toContain('await signIn(request, user)')
+    expect(read('App/Controllers/Auth/LoginController.ts')).toContain('await signIn(request, user, { remember })')
     expect(read('App/Models/User.ts')).not.toContain('node:crypto')
     expect(read('App/Controllers/Auth/LoginController.ts')).not.toMatch(/\.stack\b/)
   })
@@ -132,7 +138,7 @@ describe('fw make:auth', () => {
 
     const migrated = await app.fw(['migrate'])
     expect(migrated.stderr).toBe('')
-    expect(migrated.stdout.match(/^Migrated {2}/gm)).toHaveLength(3)
+    expect(migrated.stdout.match(/^Migrated {2}/gm)).toHaveLength(4)
     const db = createDatabase(undefined, app.dir)
     try {
       const tables = await db.introspection.getTables()
@@ -140,12 +146,13 @@ describe('fw make:auth', () => {
       expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'is_admin', 'created_at', 'updated_at'])
       expect(columns('access_tokens')).toEqual(['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'last_used_at', 'created_at', 'updated_at'])
       expect(columns('login_attempts')).toEqual(['key', 'attempts', 'reset_at'])
+      expect(columns('password_reset_tokens')).toEqual(['user_id', 'token_hash', 'created_at'])
     } finally {
       await db.destroy()
     }
     const rolledBack = await app.fw(['migrate:rollback'])
     expect(rolledBack.code).toBe(0)
-    expect(rolledBack.stdout.match(/^Rolled back {2}/gm)).toHaveLength(3)
+    expect(rolledBack.stdout.match(/^Rolled back {2}/gm)).toHaveLength(4)
   })
 
   it('runs after the migrations that are already there, even one stamped in the future', async () => {
@@ -158,7 +165,7 @@ describe('fw make:auth', () => {
     expect(files[0]).toBe(`${future}_create_posts_table.ts`)
     files.slice(1).forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
     const stamps = files.map((file) => file.slice(0, 14))
-    expect(new Set(stamps).size).toBe(4)
+    expect(new Set(stamps).size).toBe(5)
     expect([...stamps].sort()).toEqual(stamps)
   })
 
@@ -229,7 +236,7 @@ describe('fw make:auth', () => {
     app.write('routes/web.ts', ROUTES)
     const extra = await app.fw(['make:auth', 'Admin'])
     expect(extra.code).toBe(1)
-    expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force])\n')
+    expect(extra.stderr).toBe('fw make:auth takes no more arguments (usage: fw make:auth [--force | --upgrade])\n')
   })
 
   it('puts its one import line first in a routes file that has none', async () => {
@@ -238,6 +245,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){5}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){6}\n/)
   })
 })

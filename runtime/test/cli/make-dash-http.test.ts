@@ -151,7 +151,7 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     someone = new Browser(server.url)
     mallory = new Browser(server.url)
     for (const [browser, name, email] of [[admin, 'Ada', 'ada@example.com'], [someone, 'Eve', 'eve@example.com'], [mallory, 'Mallory', 'mallory@example.com']] as const) {
-      const registered = await browser.submit('/register', '/register', { name, email, password: 'correct horse battery staple' })
+      const registered = await browser.submit('/register', '/register', { name, email, password: 'correct horse battery staple', password_confirmation: 'correct horse battery staple' })
       expect(registered.status).toBe(303)
       expect(browser.cookie('fw_session')).toBeDefined()
     }

@@ -136,7 +136,7 @@ describe('fw queue:work', () => {
     const result = await app.fw(['queue:work', '--once'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^Fw queue worker \S+ on default \(concurrency 1\): Greeter, Poison, Sleepy\n/)
+    expect(result.stdout).toMatch(/^Fw queue worker \S+ on default \(concurrency 1\): Greeter, Poison, SendQueuedMail, Sleepy\n/)
     expect(result.stdout).toMatch(/ Greeter #1 done /)
     expect(result.stdout).toMatch(/Stopped \(once\) after 1 job\.\n$/)
     expect(runs()).toEqual(['Hello, Ada'])

@@ -11,7 +11,7 @@ import type { Logger } from '../../src/log/Logger.js'
 import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
 import { loadJobs } from '../../src/queue/jobRegistry.js'
 import { Worker } from '../../src/queue/Worker.js'
-import { Job, queue } from '../../src/queue.js'
+import { Job, queue, UnrecoverableJobError } from '../../src/queue.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 /** What the jobs of this file did, in order. */
@@ -33,6 +33,15 @@ class Poison extends Job {
   handle(): void {
     done.push('poison')
     throw new TypeError('cannot read the upload')
+  }
+}
+
+class Refused extends Job {
+  static override options = { attempts: 5, backoff: 0 }
+
+  handle(): void {
+    done.push('refused')
+    throw new UnrecoverableJobError('the address does not exist')
   }
 }
 
@@ -210,6 +219,7 @@ describe('a worker', () => {
   const registry = new Map<string, any>([
     ['Greet', Greet],
     ['Poison', Poison],
+    ['Refused', Refused],
     ['Slow', Slow],
   ])
 
@@ -238,6 +248,16 @@ describe('a worker', () => {
       ]),
     )
     expect(await new Worker(new DatabaseQueue(), registry, { logger, once: true }).run()).toBe('once')
+  })
+
+  it('fails a job that throws an UnrecoverableJobError at once, whatever attempts it has left', async () => {
+    await Refused.dispatch()
+    const logger = keptLog()
+    expect(await new Worker(new DatabaseQueue(), registry, { logger, once: true }).run()).toBe('once')
+    expect(done).toEqual(['refused'])
+    const [failed] = await new DatabaseQueue().failed()
+    expect([failed!.name, failed!.attempts, failed!.error.name, failed!.error.message]).toEqual(['Refused', 1, 'UnrecoverableJobError', 'the address does not exist'])
+    expect(logger.lines).toEqual([expect.stringMatching(/^\[fw\] Refused #\d+ threw: it failed \(fw queue:failed lists it\)$/)])
   })
 
   it('runs jobs side by side up to its concurrency, stops after --max-jobs, and lets the jobs in flight finish when stopped', async () => {
@@ -284,8 +304,12 @@ describe('loadJobs', () => {
     writeFileSync(join(jobs, 'PruneTokens.ts'), `${job('PruneTokens')}export const helper = () => 1\n`)
     writeFileSync(join(jobs, 'Mail/SendWelcome.ts'), job('SendWelcome'))
     writeFileSync(join(jobs, 'Mail/SendWelcome.test.ts'), 'throw new Error("a test is not a job")\n')
-    expect([...(await loadJobs(jobs)).keys()].sort()).toEqual(['PruneTokens', 'SendWelcome'])
-    expect((await loadJobs(join(folder, 'none'))).size).toBe(0)
+    expect([...(await loadJobs(jobs)).keys()].sort()).toEqual(['PruneTokens', 'SendQueuedMail', 'SendWelcome'])
+    // Fw's own jobs are always there, so that every worker sends the mail the app queues.
+    expect([...(await loadJobs(join(folder, 'none'))).keys()]).toEqual(['SendQueuedMail'])
+    writeFileSync(join(jobs, 'SendQueuedMail.ts'), job('SendQueuedMail'))
+    await expect(loadJobs(jobs)).rejects.toThrow("SendQueuedMail (SendQueuedMail.ts) has the name of one of Fw's own jobs: a stored job names its class, so rename it")
+    rmSync(join(jobs, 'SendQueuedMail.ts'))
     writeFileSync(join(jobs, 'Mail/PruneTokens.ts'), job('PruneTokens'))
     await expect(loadJobs(jobs)).rejects.toThrow(
       'Two job classes are named PruneTokens (Mail/PruneTokens.ts and PruneTokens.ts): a stored job names its class, so rename one',

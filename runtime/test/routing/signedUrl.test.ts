@@ -110,9 +110,15 @@ describe.each(transports)('router.signedUrl() and the signed middleware on $name
     expect(() => router.signedUrl('unsubscribe', { user: 5, signature: 'x' })).toThrow('signedUrl(): "signature" is the signature\'s own parameter; name yours otherwise')
     expect(() => router.signedUrl('nowhere')).toThrow('No route is named "nowhere"')
   })
+
+  it('builds an unsigned absolute link on APP_URL with absoluteUrl(), and refuses without a usable APP_URL', () => {
+    expect(router.absoluteUrl('unsubscribe', { user: 5, email: 'ada@example.com' })).toBe('https://shop.example.com/unsubscribe/5?email=ada%40example.com')
+    process.env.APP_URL = 'shop.example.com'
+    expect(() => router.absoluteUrl('unsubscribe', { user: 5 })).toThrow(`APP_URL must be the application's address (APP_URL=https://example.com in .env) for links in mail, got "shop.example.com"`)
+  })
 })
 
-describe('Route.url() and Route.signedUrl(), for app code', () => {
+describe('Route.url(), Route.signedUrl() and Route.absoluteUrl(), for app code', () => {
   it('need the application\'s routes loaded, then answer for its named routes', async () => {
     expect(() => Route.url('users.show', { id: 5 })).toThrow("Route.url() needs the application's routes: it works once router.loadRoutesFromFile() has loaded them")
     const router = new Router(new Container())
@@ -125,6 +131,7 @@ describe('Route.url() and Route.signedUrl(), for app code', () => {
       expect(Route.url('users.show', { id: 5, tab: 'posts' })).toBe('/users/5?tab=posts')
       const link = Route.signedUrl('users.show', { id: 5 })
       expect(new UrlSigner([KEY]).verify(link.slice('https://shop.example.com'.length))).toBe('valid')
+      expect(Route.absoluteUrl('users.show', { id: 5 })).toBe('https://shop.example.com/users/5')
     } finally {
       delete process.env.APP_KEY
       delete process.env.APP_URL

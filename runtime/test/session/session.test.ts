@@ -201,6 +201,10 @@ describe.each(servers)('sessions and CSRF on $name', ({ start }) => {
       ['an Origin of another site', { Origin: 'https://evil.example' }, 419],
       ['Sec-Fetch-Site: same-origin', { 'Sec-Fetch-Site': 'same-origin' }, 200],
       ['a trusted Origin', { Origin: 'https://admin.example.test' }, 200],
+      // A form of this origin on a page with Referrer-Policy: no-referrer (a password reset page).
+      ['Origin: null from the same origin', { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, 200],
+      ['Origin: null without fetch metadata', { Origin: 'null' }, 419],
+      ['Origin: null from another site', { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }, 419],
     ])('with a valid token, answers %s with %i', async (_, headers, status) => {
       const value = await token()
       const answer = await browser.send('POST', '/form', { headers: { ...json, 'X-CSRF-Token': value, ...headers }, body: '{}' })
