@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { suggest } from '../runtime/src/cli/suggest.js'
 import { CliError } from './CliError.js'
 
 export const TEMPLATES = ['api', 'minimal'] as const
@@ -38,10 +39,29 @@ Options:
   -h, --help             show this help
   -v, --version          show the version`
 
+/** The long options create-fw-app takes, as they are typed. */
+const OPTIONS = {
+  template: { type: 'string', short: 't' },
+  yes: { type: 'boolean', short: 'y' },
+  overwrite: { type: 'boolean' },
+  'no-install': { type: 'boolean' },
+  'no-git': { type: 'boolean' },
+  pm: { type: 'string' },
+  runtime: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T | undefined {
   if (value === undefined) return undefined
   if ((allowed as readonly string[]).includes(value)) return value as T
-  throw new CliError(`Unknown ${what} "${value}": choose ${allowed.join(' or ')}`)
+  throw new CliError(`Unknown ${what} "${value}": choose ${allowed.join(' or ')}${didYouMean(value, allowed)}`)
+}
+
+/** `. Did you mean "minimal"?` when a candidate is near what was typed (a typo), else nothing. */
+function didYouMean(typed: string, candidates: readonly string[], prefix = ''): string {
+  const nearest = suggest(typed, candidates)
+  return nearest ? `. Did you mean "${prefix}${nearest}"?` : ''
 }
 
 /** Parses the command line; an unknown option or value is a CliError naming it. */
@@ -52,22 +72,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        template: { type: 'string', short: 't' },
-        yes: { type: 'boolean', short: 'y' },
-        overwrite: { type: 'boolean' },
-        'no-install': { type: 'boolean' },
-        'no-git': { type: 'boolean' },
-        pm: { type: 'string' },
-        runtime: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const unknown = /Unknown option '([^']+)'/.exec(message)
-    if (unknown) throw new CliError(`Unknown option ${unknown[1]} (see create-fw-app --help)`)
+    if (unknown) {
+      const typed = unknown[1]!.replace(/^--?/, '').split('=')[0]!
+      throw new CliError(`Unknown option ${unknown[1]}${didYouMean(typed, Object.keys(OPTIONS), '--')} (see create-fw-app --help)`)
+    }
     throw new CliError(`${message.split('. ')[0]} (see create-fw-app --help)`)
   }
   const { values, positionals } = parsed

@@ -84,6 +84,14 @@ describe('create-fw-app without a terminal', () => {
     expect(readdirSync(cwd)).toEqual([])
   })
 
+  it('says which option or value was meant when one is mistyped', async () => {
+    expectOneLineFailure(await create(['app', '--templte', 'api']), /Unknown option --templte\. Did you mean "--template"\? \(see create-fw-app --help\)/)
+    expectOneLineFailure(await create(['app', '--no-instal']), /Unknown option --no-instal\. Did you mean "--no-install"\?/)
+    expectOneLineFailure(await create(['app', '--template', 'minmal']), /Unknown template "minmal": choose api or minimal\. Did you mean "minimal"\?/)
+    expectOneLineFailure(await create(['app', '--pm', 'pnmp']), /Unknown package manager "pnmp": choose npm or pnpm or yarn\. Did you mean "pnpm"\?/)
+    expect(readdirSync(cwd)).toEqual([])
+  })
+
   it('never waits for input when stdin is a pipe that stays open', async () => {
     const child = spawn('node', [createFwApp, 'piped', '--no-install', '--no-git'], {
       cwd,
