@@ -13,17 +13,24 @@ export const routeList: Command = {
   summary: 'List the routes: method, path, name, handler and middleware',
   usage: 'route:list',
   details: [
-    `Loads ${ROUTES} (and the files it imports) into a fresh router; middleware added with router.use in bootstrap/app.ts (for every path, or for a path pattern such as /api/*) is not shown.`,
+    `Sets the app up as its server does (bootstrap/app.ts configure), then loads ${ROUTES} and the files it imports.`,
+    'The middleware of a route: router.use middleware for every path, then that of the path patterns whose paths it',
+    'takes (router.use(\'/api/*\', …); shown with its pattern when it takes only some of the route\'s paths), then its own.',
     `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
   ],
   async run({ cwd }) {
     const file = join(cwd, ROUTES)
     if (!existsSync(file)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
     await loadTypeScript()
-    const { Container, Router, loadEnv } = await import('../index.js')
+    const [{ Container, Router, loadEnv }, { configureApp }, { PathScope }] = await Promise.all([
+      import('../index.js'),
+      import('../queue/appJobs.js'),
+      import('../routing/PathScope.js'),
+    ])
     loadEnv(join(cwd, '.env'))
     const router = new Router(Container.getInstance())
     try {
+      await configureApp(cwd, Container.getInstance(), false, router)
       await router.loadRoutesFromFile(file)
     } catch (error) {
       // Aliases are registered where the application boots, not here: an unknown one does not stop a listing.
@@ -37,12 +44,23 @@ export const routeList: Command = {
     const controllers = await controllerPaths(join(cwd, CONTROLLERS))
     const describe = (middleware: unknown) =>
       typeof middleware === 'string' ? middleware : (middleware as { name?: string }).name || 'Closure'
+    const everywhere = router.getGlobalMiddleware().map(describe)
+    const scoped = router.getPathMiddleware().map(({ path, middleware }) => ({ scope: new PathScope(path), name: describe(middleware) }))
+    /** A route's middleware as a request to it meets them: the app's for every path, those of its path patterns, its own. */
+    const middlewareOf = (route: (typeof routes)[number]) => [
+      ...everywhere,
+      ...scoped.flatMap(({ scope, name }) => {
+        const coverage = scope.coverage(route.pattern)
+        return coverage === 'none' ? [] : [coverage === 'all' ? name : `${name} (${scope.pattern})`]
+      }),
+      ...route.middlewareList.map(describe),
+    ]
     const rows = routes.map((route) => [
       route.methods.join('|'),
       route.pattern,
       route.routeName ?? '',
       typeof route.handler === 'function' ? route.describeHandler() : `${controllers.get(route.handler[0]) ?? route.handler[0].name}@${route.handler[1]}`,
-      route.middlewareList.map(describe).join(', '),
+      middlewareOf(route).join(', '),
     ])
     console.log(table(['Method', 'Path', 'Name', 'Handler', 'Middleware'], rows))
     return 0

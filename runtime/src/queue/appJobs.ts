@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Container } from '../container/Container.js'
+import type { Router } from '../routing/Router.js'
 import { loadJobs, type JobRegistry } from './jobRegistry.js'
 
 /** Where the app's jobs are: its TypeScript sources, or their build in dist/ (`fw start`, production). */
@@ -16,17 +17,16 @@ export function mailFolder(root: string, built: boolean): string {
 
 /**
  * Sets the app up as its server does: bootstrap/app.ts `configure(container, router)`, which binds the services its
- * jobs and scheduled tasks are built with. `built` reads dist/ (the build of `npm run build`); otherwise the
- * TypeScript sources, which need a TypeScript loader in the process.
+ * jobs and scheduled tasks are built with, and on `router` (a fresh one if none is given) its middleware and aliases.
+ * `built` reads dist/ (the build of `npm run build`); otherwise the TypeScript sources, which need a TypeScript loader
+ * in the process.
  */
-export async function configureApp(root: string, container: Container, built: boolean): Promise<void> {
+export async function configureApp(root: string, container: Container, built: boolean, router?: Router): Promise<void> {
   const bootstrap = join(root, built ? 'dist/bootstrap/app.js' : 'bootstrap/app.ts')
   if (!existsSync(bootstrap)) return
-  const [{ configure }, { Router }] = await Promise.all([
-    import(pathToFileURL(bootstrap).href) as Promise<{ configure?: (container: Container, router: unknown) => void }>,
-    import('../routing/Router.js'),
-  ])
-  configure?.(container, new Router(container))
+  const { configure } = (await import(pathToFileURL(bootstrap).href)) as { configure?: (container: Container, router: Router) => void }
+  if (!configure) return
+  configure(container, router ?? new (await import('../routing/Router.js')).Router(container))
 }
 
 /** Sets the app up (`configureApp`), then loads its job classes, from dist/ when `built`. */

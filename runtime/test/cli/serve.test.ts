@@ -240,6 +240,48 @@ describe('fw route:list', () => {
     ])
   })
 
+  it('shows the middleware bootstrap/app.ts adds with router.use, for every path and for path patterns, and its aliases', async () => {
+    app.write(
+      'bootstrap/app.ts',
+      [
+        "import type { Container, Middleware, Router } from 'fw-runtime'",
+        '',
+        'const requestTiming: Middleware = (_request, next) => next()',
+        'const apiCors: Middleware = (_request, next) => next()',
+        'const localeRedirect: Middleware = (_request, next) => next()',
+        'const apiKey: Middleware = (_request, next) => next()',
+        '',
+        'export function configure(_container: Container, router: Router): void {',
+        '  router.use(requestTiming)',
+        "  router.use('/api/*', apiCors)",
+        "  router.use('/docs', localeRedirect)",
+        "  router.aliasMiddleware('api-key', apiKey)",
+        '}',
+        '',
+      ].join('\n'),
+    )
+    app.write(
+      'routes/web.ts',
+      [
+        "import { Route } from 'fw-runtime'",
+        '',
+        "Route.get('/', () => ({ status: 'running' }))",
+        "Route.get('/api/users', () => []).middleware('api-key')",
+        "Route.get('/{page?}', () => ({}))",
+        '',
+      ].join('\n'),
+    )
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim().split('\n').slice(2).map((line) => line.split(/ {2,}/))).toEqual([
+      ['GET', '/', 'Closure', 'requestTiming'],
+      ['GET', '/api/users', 'Closure', 'requestTiming, apiCors, api-key'],
+      ['GET', '/{page?}', 'Closure', 'requestTiming, apiCors (/api/*), localeRedirect (/docs)'],
+    ])
+  })
+
   it('tells two controllers of one name apart by their folder', async () => {
     app.write('App/Controllers/UserController.ts', 'export class UserController {\n  show() {\n    return { user: 1 }\n  }\n}\n')
     app.write('App/Controllers/Api/UserController.ts', 'export class UserController {\n  store() {\n    return { api: true }\n  }\n}\n')
