@@ -1,11 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CommandError, type Command } from './Command.js'
-import { loadTypeScript } from './loadTypeScript.js'
+import type { Command } from './Command.js'
+import { loadAppRoutes, ROUTES } from './loadAppRoutes.js'
 import { table } from './table.js'
 
-const ROUTES = 'routes/web.ts'
 const CONTROLLERS = 'App/Controllers'
 
 export const routeList: Command = {
@@ -17,19 +16,7 @@ export const routeList: Command = {
     `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
   ],
   async run({ cwd }) {
-    const file = join(cwd, ROUTES)
-    if (!existsSync(file)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
-    await loadTypeScript()
-    const { Container, Router, loadEnv } = await import('../index.js')
-    loadEnv(join(cwd, '.env'))
-    const router = new Router(Container.getInstance())
-    try {
-      await router.loadRoutesFromFile(file)
-    } catch (error) {
-      // Aliases are registered where the application boots, not here: an unknown one does not stop a listing.
-      if (!(error instanceof Error && /^Middleware ".*" is not registered/.test(error.message))) throw error
-    }
-    const routes = router.getRoutes()
+    const routes = await loadAppRoutes(cwd)
     if (routes.length === 0) {
       console.log(`${ROUTES} registers no routes.`)
       return 0
