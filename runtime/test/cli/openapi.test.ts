@@ -64,6 +64,24 @@ describe('fw openapi', () => {
   })
 })
 
+describe('the minimal starter\'s document', () => {
+  it('is valid, with its one route', async () => {
+    const app = appWithZod()
+    try {
+      for (const folder of ['App', 'routes']) cpSync(join(repository, 'template/minimal', folder), join(app.dir, folder), { recursive: true })
+      expect(await app.fw(['openapi'])).toMatchObject({ code: 0, stderr: '' })
+      const document = JSON.parse(app.read('openapi.json'))
+      const verdict = await validateOpenApi(structuredClone(document))
+      expect(verdict.valid ? [] : verdict.errors).toEqual([])
+      expect(document.paths).toEqual({
+        '/': { get: { operationId: 'HomeController.index', tags: ['Home'], description: 'Handled by HomeController@index.', responses: { '200': { description: 'OK' } } } },
+      })
+    } finally {
+      app.remove()
+    }
+  })
+})
+
 describe('the api starter\'s document', () => {
   let app: FwApp
   let server: RunningFw
