@@ -15,6 +15,8 @@ export {
   type RouteClosure,
   type RouteHandler,
 } from './routing/RouteDefinition.js'
+export { defineContract, type ContractResponse, type RouteContract } from './routing/RouteContract.js'
+export { openApiDocument, type OpenApiDocument, type OpenApiInfo } from './openapi/openApiDocument.js'
 export type { ErrorHandler } from './routing/renderError.js'
 export { createLogger, type Logger, type LogFields } from './log/Logger.js'
 export type { ResourceOptions } from './routing/resourceActions.js'

@@ -14,6 +14,7 @@ import type { Command } from './Command.js'
 import { dbTypes } from './dbTypes.js'
 import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
+import { openapi } from './openapi.js'
 import { queueFailed, queueFlush, queueRetry, queueWork } from './queue.js'
 import { routeList } from './routeList.js'
 import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
@@ -31,6 +32,7 @@ export const commands: readonly Command[] = [
   start,
   keyGenerate,
   routeList,
+  openapi,
   makeController,
   makeModel,
   makeMigration,

@@ -1,11 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CommandError, type Command } from './Command.js'
-import { loadTypeScript } from './loadTypeScript.js'
+import type { Command } from './Command.js'
+import { loadAppRoutes, ROUTES } from './loadAppRoutes.js'
 import { table } from './table.js'
 
-const ROUTES = 'routes/web.ts'
 const CONTROLLERS = 'App/Controllers'
 
 export const routeList: Command = {
@@ -19,24 +18,7 @@ export const routeList: Command = {
     `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
   ],
   async run({ cwd }) {
-    const file = join(cwd, ROUTES)
-    if (!existsSync(file)) throw new CommandError(`No ${ROUTES} in ${cwd}: run fw from your application's folder`)
-    await loadTypeScript()
-    const [{ Container, Router, loadEnv }, { configureApp }, { PathScope }] = await Promise.all([
-      import('../index.js'),
-      import('../queue/appJobs.js'),
-      import('../routing/PathScope.js'),
-    ])
-    loadEnv(join(cwd, '.env'))
-    const router = new Router(Container.getInstance())
-    try {
-      await configureApp(cwd, Container.getInstance(), false, router)
-      await router.loadRoutesFromFile(file)
-    } catch (error) {
-      // Aliases are registered where the application boots, not here: an unknown one does not stop a listing.
-      if (!(error instanceof Error && /^Middleware ".*" is not registered/.test(error.message))) throw error
-    }
-    const routes = router.getRoutes()
+    const { router, routes } = await loadAppRoutes(cwd)
     if (routes.length === 0) {
       console.log(`${ROUTES} registers no routes.`)
       return 0
@@ -45,6 +27,7 @@ export const routeList: Command = {
     const describe = (middleware: unknown) =>
       typeof middleware === 'string' ? middleware : (middleware as { name?: string }).name || 'Closure'
     const everywhere = router.getGlobalMiddleware().map(describe)
+    const { PathScope } = await import('../routing/PathScope.js')
     const scoped = router.getPathMiddleware().map(({ path, middleware }) => ({ scope: new PathScope(path), name: describe(middleware) }))
     /** A route's middleware as a request to it meets them: the app's for every path, those of its path patterns, its own. */
     const middlewareOf = (route: (typeof routes)[number]) => [

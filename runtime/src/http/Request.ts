@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import type { RouteContract } from '../routing/RouteContract.js'
 import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
 import { parseMultipart } from './parseMultipart.js'
@@ -82,6 +83,8 @@ export interface MatchedRoute {
   readonly pattern: string
   /** The route's full name, e.g. `users.show`, if it has one. */
   readonly routeName: string | undefined
+  /** What the route declared it takes and gives, if anything (`.body()`, `.query()`, `.contract()`). */
+  readonly declared?: RouteContract | undefined
   /** `GET /users/{id}` */
   toString(): string
 }
@@ -280,8 +283,31 @@ export class Request {
    * const task = await request.validate(z.object({ title: z.string().default('Untitled') }))
    * ```
    */
-  validate<Schema extends StandardSchemaV1>(schema: Schema): Promise<StandardSchemaV1.InferOutput<Schema>> {
-    return validate(schema, this.all())
+  validate<Schema extends StandardSchemaV1>(schema: Schema): Promise<StandardSchemaV1.InferOutput<Schema>>
+  /**
+   * The body (by default) or the query checked by the schema the route declared with `.body(…)` or `.query(…)`.
+   * Its type is the one you give, `unknown` without it: to have it inferred, validate with the schema itself
+   * (`request.validate(storePost.body)`, a contract shared with the route). A route that declared no such
+   * schema throws a TypeError that says so.
+   *
+   * @example
+   * ```ts
+   * Route.post('/tasks', [TaskController, 'store']).body(z.object({ title: z.string() }))
+   * // in TaskController.store:
+   * const { title } = await request.validate<{ title: string }>()
+   * const { page } = await request.validate<{ page?: number }>('query')
+   * ```
+   */
+  validate<Output = unknown>(part?: 'body' | 'query'): Promise<Output>
+  validate(schemaOrPart: StandardSchemaV1 | 'body' | 'query' = 'body'): Promise<unknown> {
+    if (typeof schemaOrPart !== 'string') return validate(schemaOrPart, this.all())
+    const schema = this.matched?.declared?.[schemaOrPart]
+    if (schema === undefined) {
+      const route = this.matched ? `the route ${this.matched}` : 'a request outside a route'
+      const call = schemaOrPart === 'body' ? 'validate()' : "validate('query')"
+      return Promise.reject(new TypeError(`request.${call} needs the route's ${schemaOrPart} schema, and ${route} declares none: add .${schemaOrPart}(schema) to the route, or pass one: request.validate(schema)`))
+    }
+    return validate(schema, schemaOrPart === 'body' ? (this.parsedBody ?? {}) : { ...this.query() })
   }
 
   /** Whether every named key is present in the input. */

@@ -1,6 +1,8 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Constructor } from '../container/Container.js'
 import type { Request } from '../http/Request.js'
 import type { Response } from '../http/Response.js'
+import type { RouteContract } from './RouteContract.js'
 
 /** What a handler may return: a Response, or a plain object or array that becomes JSON. */
 export type HandlerResult = Response | Record<string, unknown> | readonly unknown[]
@@ -73,6 +75,8 @@ export class RouteDefinition {
   namePrefix = ''
   /** The constraints of `where`, checked when the path matches; null when there are none. */
   constraints: Constraint[] | null = null
+  /** What the route takes and gives (`.body()`, `.returns()`, `.contract()`, …); undefined when it declares nothing. */
+  declared: RouteContract | undefined = undefined
   /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
   pipeline: ((request: Request, values: readonly string[]) => Response | Promise<Response>) | undefined = undefined
   /** The middleware of `pipeline`, outermost first (global, path-scoped, group, route), set with it. @internal */
@@ -139,6 +143,91 @@ export class RouteDefinition {
   /** `where(parameter, /[A-Za-z]+/)`: letters only. */
   whereAlpha(...parameters: string[]): this {
     for (const parameter of parameters) this.where(parameter, /[A-Za-z]+/)
+    return this
+  }
+
+  /**
+   * Declares the request body: `request.validate()` without an argument validates against it, and the OpenAPI
+   * document describes it. Nothing is validated unless the handler calls `request.validate()`.
+   *
+   * @example
+   * ```ts
+   * Route.post('/posts', [PostController, 'store']).body(z.object({ title: z.string() })).returns(201, PostOut)
+   * ```
+   */
+  body(schema: StandardSchemaV1): this {
+    return this.declare({ body: schema })
+  }
+
+  /**
+   * Declares the query string: `request.validate('query')` validates against it, and the document lists its fields.
+   *
+   * @example
+   * ```ts
+   * Route.get('/posts', [PostController, 'index']).query(z.object({ page: z.coerce.number().int().min(1).optional() }))
+   * ```
+   */
+  query(schema: StandardSchemaV1): this {
+    return this.declare({ query: schema })
+  }
+
+  /**
+   * Declares schemas for path parameters. They are checked before the handler runs (after the middleware): a value
+   * a schema refuses is a 404, as a value `where` refuses. The handler still receives the strings of the path.
+   *
+   * @example
+   * ```ts
+   * Route.get('/posts/{id}', [PostController, 'show']).params({ id: z.string().regex(/^\d+$/) })
+   * ```
+   */
+  params(schemas: Readonly<Record<string, StandardSchemaV1>>): this {
+    for (const name of Object.keys(schemas)) {
+      if (!this.paramNames.includes(name)) throw new Error(`Route "${this.pattern}" has no parameter {${name}} to declare`)
+    }
+    this.pipeline = undefined
+    return this.declare({ params: { ...this.declared?.params, ...schemas } })
+  }
+
+  /**
+   * Declares a response by status, with the schema of its body (none for an empty one) and a description.
+   *
+   * @example
+   * ```ts
+   * Route.get('/posts/{id}', [PostController, 'show']).returns(200, PostOut).returns(404, undefined, 'No such post')
+   * ```
+   */
+  returns(status: number, schema?: StandardSchemaV1, description?: string): this {
+    if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`Route "${this.pattern}": ${status} is not an HTTP status`)
+    const response = { ...(schema ? { schema } : {}), ...(description ? { description } : {}) }
+    return this.declare({ responses: { ...this.declared?.responses, [status]: response } })
+  }
+
+  /** One line that says what the route does, for the OpenAPI document: `.summary('Create a post')`. */
+  summary(text: string): this {
+    return this.declare({ summary: text })
+  }
+
+  /** The route's tags in the OpenAPI document, instead of its controller's name: `.tags('Posts')`. */
+  tags(...tags: string[]): this {
+    return this.declare({ tags })
+  }
+
+  /**
+   * Declares a whole contract at once (see `defineContract`), over what the route declared before.
+   *
+   * @example
+   * ```ts
+   * Route.post('/posts', [PostController, 'store']).contract(storePost)
+   * ```
+   */
+  contract(contract: RouteContract): this {
+    if (contract.params) this.params(contract.params)
+    return this.declare({ ...contract, params: this.declared?.params, responses: { ...this.declared?.responses, ...contract.responses } })
+  }
+
+  private declare(part: RouteContract): this {
+    this.names.assertOpen(`a contract on ${this}`)
+    this.declared = { ...this.declared, ...part }
     return this
   }
 

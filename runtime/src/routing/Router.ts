@@ -7,11 +7,13 @@ import { Response } from '../http/Response.js'
 import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
 import { mailPreview } from '../mail/mailPreview.js'
+import { openApiEnabled, openApiPage } from '../openapi/openApiPage.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
 import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
+import { checkParams } from './checkParams.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
 import { isPathPattern, PathScope } from './PathScope.js'
 import { renderError, type ErrorHandler } from './renderError.js'
@@ -108,8 +110,14 @@ export class Router {
   private fallbackRoute: RouteDefinition | undefined
   /** Serves the public folder's files to GET and HEAD requests no route takes; undefined when turned off. */
   private publicFolder: Middleware | undefined = serveStatic()
-  /** Fw's own pages for development (`/_fw/mail`), for paths no route takes; none in production. */
-  private readonly developmentPages: Middleware[] = isProduction() ? [] : [mailPreview()]
+  /**
+   * Fw's own pages, for paths no route takes: `/_fw/mail` outside production, `/openapi.json` outside production
+   * and in production with `OPENAPI=true`. A request that a route answers never reaches them.
+   */
+  private readonly developmentPages: Middleware[] = [
+    ...(isProduction() ? [] : [mailPreview()]),
+    ...(openApiEnabled() ? [openApiPage(() => this.definitions)] : []),
+  ]
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
@@ -548,7 +556,8 @@ export class Router {
       }
       for (const reference of route.middlewareList) layers.push(this.resolveMiddleware(reference))
       route.layers = layers
-      route.pipeline = compose(layers, handlerStep(route, this.container), route, this.render)
+      const handler = handlerStep(route, this.container)
+      route.pipeline = compose(layers, route.declared?.params ? checkParams(route, handler) : handler, route, this.render)
     }
     if (this.globalLayers) return
     this.globalLayers = global.map(({ layer, scope }) => (scope ? scope.layerForPaths(layer) : layer))

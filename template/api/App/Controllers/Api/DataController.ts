@@ -1,6 +1,10 @@
 import { HttpError, Response, type Request } from 'fw-runtime'
+import { z } from 'zod'
 
 const items = ['apple', 'banana', 'cherry']
+
+/** The query GET /api/data reads, for its route's contract: another format is a 400. */
+export const dataQuery = z.object({ format: z.enum(['json', 'text', 'html']).optional() })
 
 export class DataController {
   /** GET /api/data?format=json|text|html */

@@ -1,7 +1,11 @@
 import { Response, type Request } from 'fw-runtime'
+import { z } from 'zod'
 
 const TOTAL = 50
 const PER_PAGE = 10
+
+/** The query GET /api/posts reads, for its route's contract: a page that is not a number is page 1. */
+export const postsQuery = z.object({ page: z.string().optional() })
 
 export class PostController {
   /** GET /api/posts?page=2: one page of posts, the pagination meta, and X-Total-Count. */

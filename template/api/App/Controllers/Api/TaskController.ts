@@ -1,11 +1,10 @@
 import { HttpError, Response, type Request } from 'fw-runtime'
 import { z } from 'zod'
 
-interface Task {
-  id: number
-  title: string
-  completed: boolean
-}
+/** A task as the API answers it, for the routes' contracts in routes/web.ts (and so for /openapi.json). */
+export const taskOut = z.object({ id: z.number().int(), title: z.string(), completed: z.boolean() })
+
+type Task = z.infer<typeof taskOut>
 
 /**
  * Sample tasks. A real application keeps them in the database (see database/migrations and
@@ -17,11 +16,11 @@ const tasks: readonly Task[] = [
   { id: 3, title: 'Write a migration', completed: false },
 ]
 
-/** What POST /api/tasks accepts: an optional title, a string when given. */
-const newTask = z.object({ title: z.string().default('Untitled') })
+/** What POST /api/tasks accepts: an optional title, a string when given (its route declares it: routes/web.ts). */
+export const newTask = z.object({ title: z.string().default('Untitled') })
 
 /** What PUT /api/tasks/{id} accepts. */
-const taskChanges = z.object({ title: z.string().default('Updated Task'), completed: z.boolean().default(false) })
+export const taskChanges = z.object({ title: z.string().default('Updated Task'), completed: z.boolean().default(false) })
 
 export class TaskController {
   /** GET /api/tasks */

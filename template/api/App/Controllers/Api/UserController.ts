@@ -1,7 +1,15 @@
 import { randomInt, timingSafeEqual } from 'node:crypto'
 import { HttpError, Response, type Request } from 'fw-runtime'
+import { z } from 'zod'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/**
+ * What POST /api/users takes, for its route's contract (routes/web.ts) and so for /openapi.json. The route only
+ * documents it: `store` checks the input itself, so that a missing field is a 400 before a bad email's 422 and
+ * both come before the API key's 401.
+ */
+export const newUser = z.object({ name: z.string().min(1), email: z.email() })
 
 /** The X-API-Key header against API_KEY from .env, compared in constant time. */
 function hasValidApiKey(request: Request): boolean {
