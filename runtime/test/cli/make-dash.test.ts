@@ -69,6 +69,7 @@ describe('fw make:dash after make:auth', () => {
   })
 
   it('writes the dashboard and its own routes file imported by routes/web.ts; .env is left alone', async () => {
+    const authMigrations = files('database/migrations')
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result).toMatchObject({ code: 0, stderr: '' })
@@ -77,7 +78,7 @@ describe('fw make:dash after make:auth', () => {
     expect(result.stdout).not.toContain('.env')
     expect(files('.').filter((path) => /Admin|admin/.test(path) && !path.startsWith('database/'))).toEqual(DASHBOARD_FILES.slice().sort())
     // make:auth's users table has is_admin already: no migration of make:dash's own.
-    expect(files('database/migrations')).toHaveLength(3)
+    expect(files('database/migrations')).toEqual(authMigrations)
     expect(result.stdout).not.toContain('is_admin')
     // The test starter's helper (tests/server.ts) is missing here, so no generated test either.
     expect(existsSync(join(app.dir, 'tests/Admin'))).toBe(false)
@@ -138,7 +139,8 @@ describe('fw make:dash after make:auth', () => {
   })
 
   it("passes strict tsc --noEmit with make:auth's files and the starter's tsconfig", async () => {
-    copyFileSync(join(checkout, 'template/api/tests/server.ts'), join(app.dir, 'tests/server.ts'))
+    // The starter's test helpers, which the generated tests import.
+    for (const helper of ['server.ts', 'app.ts']) copyFileSync(join(checkout, `template/api/tests/${helper}`), join(app.dir, `tests/${helper}`))
     expect((await app.fw(['make:dash', 'Admin'])).code).toBe(0)
     symlinkSync(join(checkout, 'node_modules/vitest'), join(app.dir, 'node_modules/vitest'), 'dir')
     const config = JSON.parse(readFileSync(join(checkout, 'template/api/tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }
@@ -193,12 +195,13 @@ describe('fw make:dash after make:auth', () => {
 
   it('writes the is_admin migration for the users table of an older make:auth, which lacks the column', async () => {
     withoutIsAdmin()
+    const authMigrations = files('database/migrations')
 
     const result = await app.fw(['make:dash', 'Admin'])
 
     expect(result.code).toBe(0)
     const migrations = files('database/migrations')
-    expect(migrations).toHaveLength(4)
+    expect(migrations).toHaveLength(authMigrations.length + 1)
     expect(migrations.at(-1)).toMatch(/^\d{14}_add_is_admin_to_users_table\.ts$/)
     expect(result.stdout).toContain(`Created database/migrations/${migrations.at(-1)}\n`)
     expect(read(`database/migrations/${migrations.at(-1)}`)).toContain(".addColumn('is_admin', 'boolean', (column) => column.notNull().defaultTo(false))")

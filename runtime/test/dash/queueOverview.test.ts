@@ -60,13 +60,18 @@ async function failJob(error: Error, queueName = 'default'): Promise<string> {
 
 describe('a dashboard under QUEUE_DRIVER=sync', () => {
   it('has no queue to show and no job to retry', async () => {
-    delete process.env.QUEUE_DRIVER
+    process.env.QUEUE_DRIVER = 'sync'
     queue.restore()
-    const dashboard = new Dashboard({ db })
+    try {
+      const dashboard = new Dashboard({ db })
 
-    expect(queue.driverName()).toBe('sync')
-    expect(await dashboard.queue()).toBeUndefined()
-    expect(await dashboard.retryJob('1')).toBe(false)
+      expect(queue.driverName()).toBe('sync')
+      expect(await dashboard.queue()).toBeUndefined()
+      expect(await dashboard.retryJob('1')).toBe(false)
+    } finally {
+      delete process.env.QUEUE_DRIVER
+      queue.restore()
+    }
   })
 
   it('has none under a fake either', async () => {
