@@ -54,21 +54,23 @@ function formToken(answer: Answer): string {
  */
 async function authFlow(a: string, b: string, email: string): Promise<void> {
   // Registration and tokens.
+  // With email verification, registration signs no one in and answers a new and a taken email alike (202).
   let r = await send(a, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD }, headers: asJson() })
-  expect([r.status, r.json?.user]).toEqual([201, { id: expect.any(Number), name: 'Ada', email }])
+  expect([r.status, r.json]).toEqual([202, { message: expect.stringMatching(/^Check your email/) }])
   expect(r.text).not.toMatch(/password|scrypt/)
+  const registered = r.json
   r = await send(b, 'POST', '/register', { body: { name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD }, headers: asJson() })
-  expect([r.status, r.json]).toEqual([422, { error: 'The given data was invalid.', errors: { email: ['The email has already been taken.'] } }])
+  expect([r.status, r.json]).toEqual([202, registered])
 
   r = await send(b, 'POST', '/login', { body: { email, password: PASSWORD }, headers: asJson() })
   expect(r.status).toBe(200)
   const token = r.json!.token as string
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
   r = await send(a, 'GET', '/me', { headers: asJson(token) })
-  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email } }])
+  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email }, email_verified_at: null }])
   // A bearer token gets JSON without asking for it.
   r = await send(b, 'GET', '/me', { headers: { Authorization: `Bearer ${token}` } })
-  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email } }])
+  expect([r.status, r.json]).toEqual([200, { user: { id: expect.any(Number), name: 'Ada', email }, email_verified_at: null }])
   r = await send(a, 'GET', '/me', { headers: asJson() })
   expect([r.status, r.json]).toEqual([401, { error: 'Unauthenticated' }])
 
@@ -161,7 +163,7 @@ describe('fw make:auth in an installed app', () => {
     expect((await app.runOk('npx', ['fw', 'migrate'])).stdout.match(/^Migrated {2}/gm)).toHaveLength(authMigrations())
     const tests = await app.run('npm', ['test'])
     expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0)
-    expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth\.test\.ts \(10 tests\)/)
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth\.test\.ts \(11 tests\)/)
     expect(stripVTControlCharacters(tests.stdout)).toMatch(/tests\/auth-security\.test\.ts \(9 tests\)/)
     await app.runOk('npx', ['tsc', '--noEmit'])
   })
@@ -178,8 +180,14 @@ describe('fw make:auth in an installed app', () => {
     const form = { _token: formToken(page), name: 'Tim', email: 'https@example.com', password: PASSWORD, password_confirmation: PASSWORD }
     const headers = { Accept: 'text/html', Cookie: cookieOf(page, 'fw_session')!, 'X-Forwarded-Proto': 'https' }
     const registered = await send(server.url, 'POST', '/register', { form, headers })
-    expect([registered.status, registered.headers.get('location')]).toEqual([303, '/me'])
-    expect(registered.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
+    expect([registered.status, registered.headers.get('location')]).toEqual([303, '/login'])
+    // Registration signs no one in (the link in the mail verifies the email): the new user signs in.
+    const login = await send(server.url, 'GET', '/login', { headers: { ...headers, Cookie: cookieOf(registered, 'fw_session') ?? headers.Cookie } })
+    expect(login.text).toContain('Check your email')
+    const signIn = { _token: formToken(login), email: form.email, password: PASSWORD }
+    const signedIn = await send(server.url, 'POST', '/login', { form: signIn, headers: { ...headers, Cookie: cookieOf(login, 'fw_session') ?? cookieOf(registered, 'fw_session') ?? headers.Cookie } })
+    expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/me'])
+    expect(signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith('fw_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
 
     const css = await send(server.url, 'GET', '/css/app.css')
     expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8'])

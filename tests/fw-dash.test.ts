@@ -50,7 +50,10 @@ let app: InstalledApp
 let server: RunningApp
 let browser: Browser
 
-/** Registers through the sign-up page in a context of its own, then forgets that session. */
+/**
+ * Registers through the sign-up page in a context of its own, signs in (registration signs no one in: it mails a link to
+ * verify the email), then forgets that session.
+ */
 async function register(name: string, email: string): Promise<void> {
   const context = await browser.newContext()
   const page = await context.newPage()
@@ -59,7 +62,10 @@ async function register(name: string, email: string): Promise<void> {
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByLabel('Confirm password').fill(PASSWORD)
-  await Promise.all([page.waitForURL(`${server.url}/me`), page.getByRole('button', { name: /register|sign up|create/i }).click()])
+  await Promise.all([page.waitForURL(`${server.url}/login`), page.getByRole('button', { name: /register|sign up|create/i }).click()])
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await Promise.all([page.waitForURL(`${server.url}/me`), page.getByRole('button', { name: /sign in|log in/i }).click()])
   await context.close()
 }
 

@@ -344,11 +344,11 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     await buildAndStart(app, async ({ url, how }) => {
       const email = `ada-${how.split(' ')[0]}@example.com`
       const credentials = JSON.stringify({ name: 'Ada', email, password: PASSWORD, password_confirmation: PASSWORD })
-      expect((await getJson(`${url}/register`, { method: 'POST', headers: JSON_HEADERS, body: credentials })).status).toBe(201)
+      expect((await getJson(`${url}/register`, { method: 'POST', headers: JSON_HEADERS, body: credentials })).status).toBe(202)
       const login = await getJson(`${url}/login`, { method: 'POST', headers: JSON_HEADERS, body: credentials })
       expect(login.status).toBe(200)
       const me = await getJson(`${url}/me`, { headers: { Accept: 'application/json', Authorization: `Bearer ${login.body.token}` } })
-      expect(me).toEqual({ status: 200, body: { user: { id: expect.any(Number), name: 'Ada', email } } })
+      expect(me).toEqual({ status: 200, body: { user: { id: expect.any(Number), name: 'Ada', email }, email_verified_at: null } })
       // A browser signs in through the form and lands on a page, never on a JSON route.
       const cookie = await signIn(url, email)
       const home = await fetch(`${url}/me`, { headers: { Accept: 'text/html', Cookie: cookie } })

@@ -34,6 +34,7 @@ const FILES = [
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
   'App/Controllers/Auth/PasswordResetController.ts',
+  'App/Controllers/Auth/EmailVerificationController.ts',
   'App/Controllers/Auth/home.ts',
   'App/Views/layout.ts',
   'App/Views/auth/login.ts',
@@ -41,32 +42,42 @@ const FILES = [
   'App/Views/auth/me.ts',
   'App/Views/auth/forgot-password.ts',
   'App/Views/auth/reset-password.ts',
+  'App/Views/auth/verify-email.ts',
   'App/Mail/ResetPasswordMail.ts',
   'App/Mail/PasswordChangedMail.ts',
+  'App/Mail/VerifyEmailMail.ts',
+  'App/Mail/AlreadyRegisteredMail.ts',
   'App/Jobs/PruneAuthTables.ts',
   'public/css/app.css',
   'tests/authClient.ts',
   'tests/auth.test.ts',
   'tests/auth-security.test.ts',
   'tests/password-reset.test.ts',
+  'tests/email-verification.test.ts',
 ]
 
 /**
- * The files an older make:auth wrote that this one writes otherwise, with the SHA-256 of what it wrote and what to
- * change by hand when the app changed the file since. `--upgrade` rewrites such a file only while it is exactly as
- * make:auth wrote it.
+ * The files an older make:auth wrote that this one writes otherwise, with the SHA-256 of what each release wrote
+ * (before password reset, then before email verification) and what to change by hand when the app changed the file
+ * since. `--upgrade` rewrites such a file only while it is exactly as a make:auth wrote it.
  */
 const UPGRADED: readonly { path: string; stub: string; previous: readonly string[]; change: string }[] = [
   {
     path: AUTH_ROUTES,
     stub: 'routes.stub',
-    previous: ['eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870'],
+    previous: ['eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870', '705283f3757799431679681d5cb69636dd4a0fcb35f22f6674383b0799b8c778'],
     change: [
+      'add the routes your file lacks (the new ones are in fw-runtime/dist/generators/make-auth/stubs/routes.stub):',
       "import { PasswordResetController } from '#app/Controllers/Auth/PasswordResetController.js', and in the group of /login:",
       "  Route.get('/forgot-password', [PasswordResetController, 'create']).name('password.request')",
       "  Route.post('/forgot-password', [PasswordResetController, 'store']).name('password.email')",
       "  Route.get('/reset-password/{token}', [PasswordResetController, 'edit']).name('password.reset')",
       "  Route.post('/reset-password', [PasswordResetController, 'update']).name('password.store')",
+      "import { EmailVerificationController } from '#app/Controllers/Auth/EmailVerificationController.js', and in the group of /me:",
+      "  Route.get('/email/verify', [EmailVerificationController, 'notice']).name('verification.notice')",
+      "  Route.post('/email/verification-notification', [EmailVerificationController, 'send']).name('verification.send')",
+      'and outside the groups:',
+      "  Route.get('/email/verify/{id}/{hash}', [EmailVerificationController, 'verify']).name('verification.verify').middleware(authHeaders, 'session', 'signed')",
     ].join('\n'),
   },
   {
@@ -90,8 +101,27 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
   {
     path: 'App/Controllers/Auth/RegisterController.ts',
     stub: 'App/Controllers/Auth/RegisterController.ts.stub',
-    previous: ['cc0366230bbad82a7a451fd1235e10338a4c90742df1adcc8fd4e8467d77fd77'],
-    change: 'call validateRegistration(request, { confirmed: true }), once the form has password_confirmation',
+    previous: ['cc0366230bbad82a7a451fd1235e10338a4c90742df1adcc8fd4e8467d77fd77', 'be3fe57e79cd87cba5faaaee3f68b40f0576012fbdecabea617c61844d8fd23d'],
+    change:
+      'call validateRegistration(request, { confirmed: true }), once the form has password_confirmation; to verify emails, answer a new and a taken address alike (202) and mail VerifyEmailMail or AlreadyRegisteredMail, as the new RegisterController in fw-runtime/dist/generators/make-auth/stubs does',
+  },
+  {
+    path: 'App/Controllers/Auth/MeController.ts',
+    stub: 'App/Controllers/Auth/MeController.ts.stub',
+    previous: ['379471997e2defa0ec12cba94467b97b45a4b6683dfad21dbcfe93af6c570fa4'],
+    change: 'show whether the email is verified: emailVerifiedAt(user) from fw-runtime/auth, and call mePage({ user, csrfToken, emailVerifiedAt })',
+  },
+  {
+    path: 'App/Controllers/Auth/PasswordController.ts',
+    stub: 'App/Controllers/Auth/PasswordController.ts.stub',
+    previous: ['1c471c83776a0e32b840e2eedd80b6f29c292e696ecd503e01ca43e5fbf8dae0'],
+    change: 'call mePage({ user, csrfToken: request.csrfToken(), emailVerifiedAt: await emailVerifiedAt(user), errors: error.errors }), if you take the new App/Views/auth/me.ts',
+  },
+  {
+    path: 'App/Views/auth/me.ts',
+    stub: 'App/Views/auth/me.ts.stub',
+    previous: ['a37757cb0dd8aceba599942953b129c6bb2f988936685e157bd5562cf84b8551'],
+    change: 'show whether the email is verified, with a form that posts _token to /email/verification-notification ("Email me a new link")',
   },
   {
     path: 'public/css/app.css',
@@ -102,14 +132,14 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
   {
     path: 'tests/authClient.ts',
     stub: 'tests/authClient.ts.stub',
-    previous: ['e4c629dcb82159b43bd4ddbb0ff87881b0b1d9bf7bf8f9c4e2450f0246efb087'],
-    change: 'send password_confirmation with the password when registering',
+    previous: ['e4c629dcb82159b43bd4ddbb0ff87881b0b1d9bf7bf8f9c4e2450f0246efb087', 'bb62874e3b2f51ce1995790d97368aeb7759ec5d0cfd489b83dbe7f072e7ba46'],
+    change: 'send password_confirmation with the password when registering; registration now answers 202 and signs no one in: sign in with POST /login for a token',
   },
   {
     path: 'tests/auth.test.ts',
     stub: 'tests/auth.test.ts.stub',
-    previous: ['9f4eb94f257d130a7d213ecf935e909380f48a1b79d39e6acbab78d69855830f'],
-    change: 'send password_confirmation with the password when registering',
+    previous: ['9f4eb94f257d130a7d213ecf935e909380f48a1b79d39e6acbab78d69855830f', '1d4c11f7fbd81a9e4fafe0f2434ab1b9d20278ba9f3ef809cb7385941762c122'],
+    change: 'send password_confirmation with the password when registering; registration now answers 202 for a new and a taken email alike, and a browser goes to /login',
   },
   {
     path: 'tests/auth-security.test.ts',
@@ -117,24 +147,35 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
     previous: ['f64cb926c1c7682c9b15a60b1f1284bea4280db18d28003c00e34f46c1f9d9e3'],
     change: 'send password_confirmation with the password when registering',
   },
+  {
+    path: 'tests/password-reset.test.ts',
+    stub: 'tests/password-reset.test.ts.stub',
+    previous: ['3ce53ae5780748474a506413f1e7d20f35e85715b9de472ea1eaf58ed4308753'],
+    change: 'registration now answers 202 and signs no one in: sign in with POST /login for a token',
+  },
 ]
 
-/** In the order they must run: the tokens refer to users. */
-const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table', 'create_password_reset_tokens_table']
+/**
+ * In the order they must run: the tokens refer to users. `email_verified_at` is a migration of its own, so that an app
+ * made before it gets the column from `--upgrade` (its users counted as verified) as a new app does.
+ */
+const MIGRATION_NAMES = ['create_users_table', 'create_access_tokens_table', 'create_login_attempts_table', 'create_password_reset_tokens_table', 'add_email_verified_at_to_users_table']
 
 /** `fw make:auth` */
 export const makeAuth: Command = {
   name: 'make:auth',
-  summary: 'Add registration, sign-in (API tokens and browser sessions), password reset and their pages',
+  summary: 'Add registration, email verification, sign-in (API tokens and browser sessions), password reset and their pages',
   usage: 'make:auth [--force | --upgrade]',
   details: [
-    'Writes the users (with is_admin), access_tokens, login_attempts and password_reset_tokens migrations,',
-    'App/Models/User.ts, the Auth controllers, the sign-in, registration and password reset pages, the reset',
-    'mails in App/Mail, public/css/app.css and its tests, the hourly housekeeping job App/Jobs/PruneAuthTables.ts',
-    "in bootstrap/schedule.ts (made, or added to), and its routes in routes/auth.ts, which routes/web.ts imports",
-    "(import './auth.js'): POST /register, POST /login, POST /logout, POST /password, GET /me, GET /login,",
-    'GET /register, GET|POST /forgot-password, GET /reset-password/{token}, POST /reset-password. Hashing,',
-    "tokens, sessions, CSRF, reset links and the throttles are fw-runtime/auth's. Then run fw migrate.",
+    'Writes the users (with is_admin and email_verified_at), access_tokens, login_attempts and password_reset_tokens',
+    'migrations, App/Models/User.ts, the Auth controllers, the sign-in, registration, verify-your-email and password',
+    'reset pages, the verification and reset mails in App/Mail, public/css/app.css and its tests, the hourly',
+    'housekeeping job App/Jobs/PruneAuthTables.ts in bootstrap/schedule.ts (made, or added to), and its routes in',
+    "routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register, POST /login, POST /logout,",
+    'POST /password, GET /me, GET /login, GET /register, GET|POST /forgot-password, GET /reset-password/{token},',
+    'POST /reset-password, GET /email/verify, GET /email/verify/{id}/{hash}, POST /email/verification-notification.',
+    "Hashing, tokens, sessions, CSRF, reset and verification links and the throttles are fw-runtime/auth's. New",
+    'accounts verify their email (VERIFY_EMAIL in App/Controllers/Auth/RegisterController.ts). Then run fw migrate.',
     '--force    write every file again, over existing ones',
     '--upgrade  for an app made by an older make:auth: write the missing migrations and files, update the files it',
     '           wrote that are as it wrote them, and say what to change in the others (it overwrites none)',

@@ -1,6 +1,6 @@
 // `fw-runtime/auth`: the machinery behind `fw make:auth`, kept here so that `npm update` delivers its fixes.
 // The generated controllers, views and routes call it; the tables are those of make:auth's migrations
-// (`users`, `access_tokens`, `login_attempts`, `password_reset_tokens`).
+// (`users`, `access_tokens`, `login_attempts`, `password_reset_tokens`). The `verified` middleware is an alias every router has.
 export { auth, guest, redirectIfAuthenticated } from './auth/auth.js'
 export { currentUser, type AuthUser } from './auth/currentUser.js'
 export { authCsrf } from './auth/authCsrf.js'
@@ -11,6 +11,7 @@ export { attemptLogin } from './auth/attemptLogin.js'
 export { registerUser } from './auth/registerUser.js'
 export { changePassword } from './auth/changePassword.js'
 export { requestPasswordReset, passwordResetUser, resetPassword, forgetPasswordResets, RESET_TOKEN_LIFETIME, RESET_THROTTLE, type PasswordResetLink } from './auth/passwordReset.js'
+export { verificationUrl, verifyEmail, emailVerifiedAt, resendVerification, emailHash, VERIFICATION_LINK_LIFETIME, VERIFICATION_THROTTLE } from './auth/emailVerification.js'
 export { issueToken, revokeToken, revokeAllTokens, tokenUser, TOKEN_LIFETIME, REMEMBER_LIFETIME } from './auth/accessTokens.js'
 export { LoginThrottle, type ThrottleKeys, type ThrottleRule } from './auth/LoginThrottle.js'
 export { pruneAuthTables } from './auth/pruneAuthTables.js'

@@ -8,6 +8,8 @@ export interface AuthUsersTable {
   email: string
   /** `scrypt$N$r$p$salt$hash` (see `hashPassword`), never the password itself. */
   password_hash: string
+  /** When the user followed the link of their verification mail (`verifyEmail`); null until then. */
+  email_verified_at: ColumnType<Date | string | null, string | null | undefined, string | null>
 }
 
 /** `api`: sent as `Authorization: Bearer <token>`; `session`: held by a browser's encrypted session cookie. */

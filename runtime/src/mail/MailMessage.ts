@@ -27,3 +27,12 @@ export interface MailMessage {
   /** The plain text part, when the mail class has `text()`. */
   text?: string
 }
+
+/**
+ * The payload of the job `SendQueuedMail`: a MailMessage whose `from` is null when the mail class names no sender. The
+ * default sender (`MAIL_FROM`) is a mailer setting, read where the mail is delivered, never where it is queued: a
+ * request that queues a mail then answers the same whatever the mail settings (see `deliver`).
+ */
+export interface QueuedMessage extends Omit<MailMessage, 'from'> {
+  from: Address | null
+}

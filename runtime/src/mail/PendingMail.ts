@@ -2,9 +2,10 @@ import { queue } from '../queue/queue.js'
 import type { DispatchOptions } from '../queue/types.js'
 import { deliver } from './deliver.js'
 import type { Mailable } from './Mailable.js'
-import { defaultFrom, mailConfig } from './mailConfig.js'
+import { parseAddress } from './address.js'
+import { defaultFrom } from './mailConfig.js'
 import type { MailFake } from './MailFake.js'
-import type { MailAddress, MailMessage } from './MailMessage.js'
+import type { MailAddress, MailMessage, QueuedMessage } from './MailMessage.js'
 import { renderMessage } from './renderMessage.js'
 import { SendQueuedMail } from './SendQueuedMail.js'
 
@@ -13,8 +14,8 @@ export type SendOptions = Omit<DispatchOptions, 'uniqueKey'>
 
 /**
  * A mail on its way: the recipients `mail.to()`, `cc()` and `bcc()` gathered, until `send()` queues it or `sendNow()`
- * sends it. Either renders the mail class at once, in this process, and checks it (addresses, subject, the mailer's
- * settings), so that a mistake fails here rather than in a worker.
+ * sends it. Either renders the mail class at once, in this process, and checks it (addresses, subject), so that a
+ * mistake in the code fails here rather than in a worker. The mailer's settings are read where the mail is delivered.
  *
  * @example
  * ```ts
@@ -49,32 +50,40 @@ export class PendingMail {
   /**
    * Renders the mail and queues it (the job `SendQueuedMail`), so that a slow or stopped mail server never holds up
    * the caller: a worker sends it, or at once under `QUEUE_DRIVER=sync`. Inside `transaction()`, it is queued once
-   * the transaction commits. Throws a TypeError for a bad address or subject, an Error for missing mail settings.
+   * the transaction commits. Throws a TypeError for a bad address or subject. It reads no mail setting: a request
+   * answers the same whether they are right or missing (no 500 that tells who has an account), and a missing one
+   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`).
    */
   async send(mailable: Mailable<any>, options: SendOptions = {}): Promise<void> {
     const message = this.#render(mailable)
-    if (this.fake) return this.fake.record(mailable, message, true)
+    if (this.fake) return this.fake.record(mailable, withDefaultFrom(message), true)
     await queue.dispatch(SendQueuedMail, message, options)
   }
 
-  /** Renders the mail and sends it now, in this process, waiting for the mail server: for a command or a job, not a request. */
+  /**
+   * Renders the mail and sends it now, in this process, waiting for the mail server: for a command or a job, not a
+   * request. Throws for a bad address or subject, and (an `UnrecoverableJobError`) for missing or bad mail settings.
+   */
   async sendNow(mailable: Mailable<any>): Promise<void> {
     const message = this.#render(mailable)
-    if (this.fake) return this.fake.record(mailable, message, false)
+    if (this.fake) return this.fake.record(mailable, withDefaultFrom(message), false)
     await deliver(message)
   }
 
-  #render(mailable: Mailable<any>): MailMessage {
-    // A fake sends nothing, so the mailer's settings do not matter to it.
-    const config = this.fake ? undefined : mailConfig()
+  #render(mailable: Mailable<any>): QueuedMessage {
     return renderMessage(mailable, {
-      from: mailable.from ?? defaultFrom(config),
+      from: mailable.from ?? null,
       replyTo: mailable.replyTo,
       to: this.#to,
       cc: this.#cc,
       bcc: this.#bcc,
     })
   }
+}
+
+/** For a fake, which sends nothing: the default sender, whatever the mailer (MAIL_FROM, or Fw's own). */
+function withDefaultFrom(message: QueuedMessage): MailMessage {
+  return { ...message, from: message.from ?? parseAddress(`${message.mailable}: the from address (MAIL_FROM)`, defaultFrom(undefined)) }
 }
 
 function list(addresses: MailAddress | readonly MailAddress[]): readonly MailAddress[] {

@@ -1,10 +1,11 @@
 import { parseAddress } from './address.js'
 import type { Mailable } from './Mailable.js'
-import type { MailAddress, MailMessage } from './MailMessage.js'
+import type { MailAddress, QueuedMessage } from './MailMessage.js'
 
 /** Who a mail goes to and comes from, as `mail.to(…).cc(…)` and the mail class gave them. */
 export interface Envelope {
-  readonly from: MailAddress
+  /** Null for the default sender, which the mailer's settings give when the mail is delivered. */
+  readonly from: MailAddress | null
   readonly replyTo: MailAddress | undefined
   readonly to: readonly MailAddress[]
   readonly cc: readonly MailAddress[]
@@ -15,10 +16,10 @@ const LINE_BREAK = /[\r\n]/
 
 /**
  * Renders a mail class into the message that is queued and sent: its subject, HTML and text, every address checked
- * (see `parseAddress`). Throws a TypeError that names the mail class and the field: for a subject that is not one
+ * (see `parseAddress`); `from` stays null for the default sender. It reads no setting. Throws a TypeError that names the mail class and the field: for a subject that is not one
  * line of text, an address with a line break or that is not an email, no recipient, a body that is not text.
  */
-export function renderMessage(mailable: Mailable<unknown>, envelope: Envelope): MailMessage {
+export function renderMessage(mailable: Mailable<unknown>, envelope: Envelope): QueuedMessage {
   const name = mailable.constructor.name
   const wrong = (message: string) => new TypeError(`${name}: ${message}`)
   const addresses = (field: string, list: readonly MailAddress[]) => list.map((address) => parseAddress(`${name}: the ${field} address`, address))
@@ -32,7 +33,7 @@ export function renderMessage(mailable: Mailable<unknown>, envelope: Envelope): 
   if (text !== undefined && typeof text !== 'string') throw wrong(`text() must return text, got ${describe(text)}`)
   return {
     mailable: name,
-    from: parseAddress(`${name}: the from address`, envelope.from),
+    from: envelope.from === null ? null : parseAddress(`${name}: the from address`, envelope.from),
     ...(envelope.replyTo === undefined ? {} : { replyTo: parseAddress(`${name}: the replyTo address`, envelope.replyTo) }),
     to: addresses('to', envelope.to),
     cc: addresses('cc', envelope.cc),

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url'
+import { ensureEmailVerified } from '../auth/emailVerification.js'
 import { isProduction } from '../config/environment.js'
 import { Container } from '../container/Container.js'
 import { HttpError } from '../http/HttpError.js'
@@ -133,8 +134,9 @@ export class Router {
     this.handlerTimeout = handlerTimeout(options.handlerTimeout)
     this.deadlines = this.handlerTimeout > 0 ? new AnswerDeadlines(this.handlerTimeout, (pending) => this.timedOut(pending)) : null
     this.logger = options.logger ?? createLogger()
-    // Ready for any route to name: `.middleware('session', 'csrf')`, `.middleware('signed')`.
+    // Ready for any route to name: `.middleware('session', 'csrf')`, `.middleware('signed')`, `.middleware(auth, 'verified')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken()).set('signed', verifySignature())
+    this.aliases.set('verified', ensureEmailVerified((name) => (this.named.has(name) ? this.url(name) : undefined)))
     // Outermost, so that its time and status cover everything; absent unless asked for, so it costs nothing then.
     if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push({ middleware: requestLog(this.logger), scope: undefined })
   }

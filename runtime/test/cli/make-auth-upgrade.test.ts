@@ -1,13 +1,35 @@
-// fw make:auth --upgrade on an app made by the make:auth before password reset and remember me: its files as that
-// make:auth wrote them are in fixtures/make-auth-before-reset.
+// fw make:auth --upgrade on an app made by an older make:auth: the one before password reset and remember me (its files
+// as it wrote them are in fixtures/make-auth-before-reset), and the one before email verification
+// (fixtures/make-auth-before-verify).
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
 
 const before = fileURLToPath(new URL('../fixtures/make-auth-before-reset/', import.meta.url))
+const beforeVerify = fileURLToPath(new URL('../fixtures/make-auth-before-verify/', import.meta.url))
+/** What make:auth writes since email verification. */
+const VERIFY_FILES = [
+  'App/Controllers/Auth/EmailVerificationController.ts',
+  'App/Views/auth/verify-email.ts',
+  'App/Mail/VerifyEmailMail.ts',
+  'App/Mail/AlreadyRegisteredMail.ts',
+  'tests/email-verification.test.ts',
+]
+/** The files make:auth wrote before email verification that it writes otherwise now, and their fixture. */
+const BEFORE_VERIFY: Record<string, string> = {
+  'routes/auth.ts': 'routes.ts.txt',
+  'App/Controllers/Auth/RegisterController.ts': 'RegisterController.ts.txt',
+  'App/Controllers/Auth/MeController.ts': 'MeController.ts.txt',
+  'App/Controllers/Auth/PasswordController.ts': 'PasswordController.ts.txt',
+  'App/Views/auth/me.ts': 'me.ts.txt',
+  'tests/authClient.ts': 'authClient.ts.txt',
+  'tests/auth.test.ts': 'auth.test.ts.txt',
+  'tests/password-reset.test.ts': 'password-reset.test.ts.txt',
+}
 const NEW_FILES = [
   'App/Controllers/Auth/PasswordResetController.ts',
   'App/Views/auth/forgot-password.ts',
@@ -16,6 +38,7 @@ const NEW_FILES = [
   'App/Mail/PasswordChangedMail.ts',
   'tests/password-reset.test.ts',
 ]
+const checkoutStubs = fileURLToPath(new URL('../../../generators/make-auth/stubs/', import.meta.url))
 const MINE = "// My own registration page.\nexport function registerPage(): string {\n  return '<form></form>'\n}\n"
 
 let app: FwApp
@@ -24,12 +47,25 @@ beforeEach(() => {
 })
 afterEach(() => app.remove())
 
+/** Removes the migration of that name, as an older make:auth did not write it. */
+function withoutMigration(name: string): void {
+  const folder = join(app.dir, 'database/migrations')
+  for (const file of readdirSync(folder)) if (file.endsWith(`_${name}.ts`)) rmSync(join(folder, file))
+}
+
+/** The app as the make:auth before email verification left it: its files, and no email_verified_at migration. */
+async function appBeforeVerification(): Promise<void> {
+  expect((await app.fw(['make:auth'])).code).toBe(0)
+  for (const path of VERIFY_FILES) rmSync(join(app.dir, path))
+  withoutMigration('add_email_verified_at_to_users_table')
+  for (const [path, fixture] of Object.entries(BEFORE_VERIFY)) app.write(path, readFileSync(join(beforeVerify, fixture), 'utf8'))
+}
+
 /** The app as the older make:auth left it, migrated: no reset files or table, its own registration page. */
 async function olderApp(): Promise<void> {
-  expect((await app.fw(['make:auth'])).code).toBe(0)
+  await appBeforeVerification()
   for (const path of NEW_FILES) rmSync(join(app.dir, path))
-  const folder = join(app.dir, 'database/migrations')
-  for (const file of readdirSync(folder)) if (file.endsWith('_create_password_reset_tokens_table.ts')) rmSync(join(folder, file))
+  withoutMigration('create_password_reset_tokens_table')
   app.write('routes/auth.ts', readFileSync(join(before, 'routes.ts.txt'), 'utf8'))
   app.write('App/Views/auth/login.ts', readFileSync(join(before, 'login.ts.txt'), 'utf8'))
   app.write('App/Controllers/Auth/LoginController.ts', readFileSync(join(before, 'LoginController.ts.txt'), 'utf8'))
@@ -47,7 +83,8 @@ describe('fw make:auth --upgrade', () => {
     expect(upgraded.stderr).toBe('')
     expect(upgraded.code).toBe(0)
     expect(upgraded.stdout).toMatch(/^Created database\/migrations\/\d{14}_create_password_reset_tokens_table\.ts$/m)
-    for (const path of NEW_FILES) {
+    expect(upgraded.stdout).toMatch(/^Created database\/migrations\/\d{14}_add_email_verified_at_to_users_table\.ts$/m)
+    for (const path of [...NEW_FILES, ...VERIFY_FILES]) {
       expect(upgraded.stdout).toContain(`Created ${path}\n`)
       expect(existsSync(join(app.dir, path)), path).toBe(true)
     }
@@ -58,12 +95,17 @@ describe('fw make:auth --upgrade', () => {
     // Changed by its owner: left alone, with what to do.
     expect(app.read('App/Views/auth/register.ts')).toBe(MINE)
     expect(upgraded.stdout).toContain('Left App/Views/auth/register.ts as you changed it; to finish the upgrade, add a password field named password_confirmation ("Confirm password")\n')
-    expect(upgraded.stdout).not.toContain('App/Controllers/Auth/RegisterController.ts')
+    // As the make:auth before email verification wrote it: updated, with nothing to tell.
+    expect(upgraded.stdout).not.toContain('Left App/Controllers/Auth/RegisterController.ts')
+    expect(upgraded.stdout).toContain('Updated App/Controllers/Auth/RegisterController.ts\n')
     expect(upgraded.stdout.trimEnd().split('\n').at(-1)).toBe('Next: fw migrate')
 
     const migrated = await app.fw(['migrate'])
     expect(migrated.stderr).toBe('')
-    expect(migrated.stdout.match(/^Migrated {2}.+$/gm)).toEqual([expect.stringMatching(/^Migrated {2}\d{14}_create_password_reset_tokens_table /)])
+    expect(migrated.stdout.match(/^Migrated {2}.+$/gm)).toEqual([
+      expect.stringMatching(/^Migrated {2}\d{14}_create_password_reset_tokens_table /),
+      expect.stringMatching(/^Migrated {2}\d{14}_add_email_verified_at_to_users_table /),
+    ])
     const db = createDatabase(undefined, app.dir)
     try {
       expect((await db.introspection.getTables()).map((table) => table.name)).toContain('password_reset_tokens')
@@ -76,6 +118,38 @@ describe('fw make:auth --upgrade', () => {
     expect(again.code).toBe(0)
     expect(again.stdout).not.toMatch(/^(Created|Updated) /m)
     expect(again.stdout).toContain('Left App/Views/auth/register.ts as you changed it')
+  })
+
+  it('brings an app made before email verification up to it: its users count as verified, new ones verify', async () => {
+    await appBeforeVerification()
+    app.write('App/Views/auth/me.ts', MINE)
+    expect((await app.fw(['migrate'])).stdout.match(/^Migrated {2}/gm)).toHaveLength(4)
+    const db: Kysely<any> = createDatabase(undefined, app.dir)
+    try {
+      await db.insertInto('users').values({ name: 'Ada', email: 'ada@example.com', password_hash: 'scrypt$x' }).execute()
+
+      const upgraded = await app.fw(['make:auth', '--upgrade'])
+
+      expect(upgraded.stderr).toBe('')
+      expect(upgraded.code).toBe(0)
+      expect(upgraded.stdout).toMatch(/^Created database\/migrations\/\d{14}_add_email_verified_at_to_users_table\.ts$/m)
+      for (const path of VERIFY_FILES) expect(upgraded.stdout).toContain(`Created ${path}\n`)
+      for (const path of Object.keys(BEFORE_VERIFY).filter((path) => path !== 'App/Views/auth/me.ts')) {
+        expect(upgraded.stdout).toContain(`Updated ${path}\n`)
+        expect(app.read(path), path).toBe(readFileSync(join(checkoutStubs, path === 'routes/auth.ts' ? 'routes.stub' : `${path}.stub`), 'utf8'))
+      }
+      expect(app.read('App/Views/auth/me.ts')).toBe(MINE)
+      expect(upgraded.stdout).toContain('Left App/Views/auth/me.ts as you changed it; to finish the upgrade, show whether the email is verified')
+      expect(upgraded.stdout.trimEnd().split('\n').at(-1)).toBe('Next: fw migrate')
+
+      const migrated = await app.fw(['migrate'])
+      expect(migrated.stderr).toBe('')
+      expect(migrated.stdout.match(/^Migrated {2}.+$/gm)).toEqual([expect.stringMatching(/^Migrated {2}\d{14}_add_email_verified_at_to_users_table /)])
+      const ada = await db.selectFrom('users').select('email_verified_at').where('email', '=', 'ada@example.com').executeTakeFirstOrThrow()
+      expect(ada.email_verified_at).not.toBeNull()
+    } finally {
+      await db.destroy()
+    }
   })
 
   it('says when there is nothing to do, and refuses without routes/auth.ts or with --force', async () => {

@@ -5,6 +5,7 @@ import { createDatabase } from '../../src/database/createDatabase.js'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
 
 const APP_FILES = [
+  'App/Controllers/Auth/EmailVerificationController.ts',
   'App/Controllers/Auth/LoginController.ts',
   'App/Controllers/Auth/MeController.ts',
   'App/Controllers/Auth/PasswordController.ts',
@@ -12,17 +13,20 @@ const APP_FILES = [
   'App/Controllers/Auth/RegisterController.ts',
   'App/Controllers/Auth/home.ts',
   'App/Jobs/PruneAuthTables.ts',
+  'App/Mail/AlreadyRegisteredMail.ts',
   'App/Mail/PasswordChangedMail.ts',
   'App/Mail/ResetPasswordMail.ts',
+  'App/Mail/VerifyEmailMail.ts',
   'App/Models/User.ts',
   'App/Views/auth/forgot-password.ts',
   'App/Views/auth/login.ts',
   'App/Views/auth/me.ts',
   'App/Views/auth/register.ts',
   'App/Views/auth/reset-password.ts',
+  'App/Views/auth/verify-email.ts',
   'App/Views/layout.ts',
 ]
-const MIGRATIONS = [/^\d{14}_create_users_table\.ts$/, /^\d{14}_create_access_tokens_table\.ts$/, /^\d{14}_create_login_attempts_table\.ts$/, /^\d{14}_create_password_reset_tokens_table\.ts$/]
+const MIGRATIONS = [/^\d{14}_create_users_table\.ts$/, /^\d{14}_create_access_tokens_table\.ts$/, /^\d{14}_create_login_attempts_table\.ts$/, /^\d{14}_create_password_reset_tokens_table\.ts$/, /^\d{14}_add_email_verified_at_to_users_table\.ts$/]
 const ROUTES = "import { Route } from 'fw-runtime'\n\nRoute.get('/', () => ({ status: 'running' })).name('home')\n"
 
 let app: FwApp
@@ -51,9 +55,9 @@ describe('fw make:auth', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const files = migrations()
-    expect(files).toHaveLength(4)
+    expect(files).toHaveLength(5)
     files.forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
-    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts', 'tests/password-reset.test.ts']) {
+    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts', 'tests/password-reset.test.ts', 'tests/email-verification.test.ts']) {
       expect(existsSync(join(app.dir, path)), path).toBe(true)
       expect(result.stdout).toContain(`Created ${path}\n`)
       expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
@@ -67,8 +71,9 @@ describe('fw make:auth', () => {
     const routes = read('routes/auth.ts')
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
-    expect(lines.slice(1, 8)).toEqual([
+    expect(lines.slice(1, 9)).toEqual([
       "import { auth, authCsrf, authHeaders, redirectIfAuthenticated } from 'fw-runtime/auth'",
+      "import { EmailVerificationController } from '#app/Controllers/Auth/EmailVerificationController.js'",
       "import { HOME } from '#app/Controllers/Auth/home.js'",
       "import { LoginController } from '#app/Controllers/Auth/LoginController.js'",
       "import { MeController } from '#app/Controllers/Auth/MeController.js'",
@@ -83,7 +88,7 @@ describe('fw make:auth', () => {
     for (const gone of ['App/Auth', 'App/Middleware/auth.ts', 'App/Middleware/csrf.ts', 'App/Models/AccessToken.ts', 'App/Models/LoginAttempt.ts']) {
       expect(existsSync(join(app.dir, gone)), gone).toBe(false)
     }
-    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'", "get('/forgot-password'", "post('/forgot-password'", "get('/reset-password/{token}'", "post('/reset-password'"]) {
+    for (const route of ["post('/register'", "post('/login'", "post('/logout'", "post('/password'", "get('/me'", "get('/login'", "get('/register'", "get('/forgot-password'", "post('/forgot-password'", "get('/reset-password/{token}'", "post('/reset-password'", "get('/email/verify'", "post('/email/verification-notification'", "get('/email/verify/{id}/{hash}'"]) {
       expect(routes).toContain(`Route.${route}`)
     }
     expect(read('README.md')).toMatch(/^# My app\n\nMine\.\n\n<!-- fw:auth begin -->\n## Authentication\n[\s\S]+<!-- fw:auth end -->\n$/)
@@ -138,12 +143,12 @@ describe('fw make:auth', () => {
 
     const migrated = await app.fw(['migrate'])
     expect(migrated.stderr).toBe('')
-    expect(migrated.stdout.match(/^Migrated {2}/gm)).toHaveLength(4)
+    expect(migrated.stdout.match(/^Migrated {2}/gm)).toHaveLength(5)
     const db = createDatabase(undefined, app.dir)
     try {
       const tables = await db.introspection.getTables()
       const columns = (name: string) => tables.find((table) => table.name === name)?.columns.map((column) => column.name)
-      expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'is_admin', 'created_at', 'updated_at'])
+      expect(columns('users')).toEqual(['id', 'name', 'email', 'password_hash', 'is_admin', 'created_at', 'updated_at', 'email_verified_at'])
       expect(columns('access_tokens')).toEqual(['id', 'user_id', 'token_hash', 'kind', 'expires_at', 'last_used_at', 'created_at', 'updated_at'])
       expect(columns('login_attempts')).toEqual(['key', 'attempts', 'reset_at'])
       expect(columns('password_reset_tokens')).toEqual(['user_id', 'token_hash', 'created_at'])
@@ -152,7 +157,7 @@ describe('fw make:auth', () => {
     }
     const rolledBack = await app.fw(['migrate:rollback'])
     expect(rolledBack.code).toBe(0)
-    expect(rolledBack.stdout.match(/^Rolled back {2}/gm)).toHaveLength(4)
+    expect(rolledBack.stdout.match(/^Rolled back {2}/gm)).toHaveLength(5)
   })
 
   it('runs after the migrations that are already there, even one stamped in the future', async () => {
@@ -165,7 +170,7 @@ describe('fw make:auth', () => {
     expect(files[0]).toBe(`${future}_create_posts_table.ts`)
     files.slice(1).forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
     const stamps = files.map((file) => file.slice(0, 14))
-    expect(new Set(stamps).size).toBe(5)
+    expect(new Set(stamps).size).toBe(6)
     expect([...stamps].sort()).toEqual(stamps)
   })
 
@@ -245,6 +250,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){6}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){7}\n/)
   })
 })

@@ -144,8 +144,8 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     app.write('database/migrations/20990101000000_create_posts_table.ts', POSTS_MIGRATION)
     const migrated = await app.fw(['migrate'], env)
     expect(migrated.stderr).toBe('')
-    // Jobs run at dispatch until a test below keeps them in the database.
-    app.write('.env', 'QUEUE_DRIVER=sync\n')
+    // Jobs run at dispatch until a test below keeps them in the database. APP_URL: registration mails a link built on it.
+    app.write('.env', 'QUEUE_DRIVER=sync\nAPP_URL=http://app.example.test\n')
     server = await startApp(app.dir, env)
     admin = new Browser(server.url)
     someone = new Browser(server.url)
@@ -153,6 +153,9 @@ describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
     for (const [browser, name, email] of [[admin, 'Ada', 'ada@example.com'], [someone, 'Eve', 'eve@example.com'], [mallory, 'Mallory', 'mallory@example.com']] as const) {
       const registered = await browser.submit('/register', '/register', { name, email, password: 'correct horse battery staple', password_confirmation: 'correct horse battery staple' })
       expect(registered.status).toBe(303)
+      // Registration signs no one in (email verification): each signs in with the password.
+      const signedIn = await browser.submit('/login', '/login', { email, password: 'correct horse battery staple' })
+      expect(signedIn.status).toBe(303)
       expect(browser.cookie('fw_session')).toBeDefined()
     }
     granted = await app.fw(['admin:grant', 'ada@example.com'], env)

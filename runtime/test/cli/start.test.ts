@@ -242,6 +242,42 @@ describe('the built app outside fw start', () => {
     ])
   })
 
+  it('with mail classes in the build, says once that production has no MAIL_MAILER, under fw start and node dist/public/index.js', async () => {
+    app.write('.env', 'APP_KEY=base64:c2VjcmV0\nAPI_KEY=key\n')
+    app.write('dist/App/Mail/WelcomeMail.js', 'export class WelcomeMail {}\n')
+    const line =
+      "[fw] warning: the app's mail cannot be sent (dist/App/Mail has mail classes): MAIL_MAILER is not set, and in production Fw will not write mail to the log instead of sending it: set MAIL_MAILER=smtp and MAIL_URL=smtp://user:pass@host:port"
+    const unset = { MAIL_MAILER: undefined, MAIL_URL: undefined, MAIL_FROM: undefined }
+    const started = await launch([FW, 'start', '--workers=2'], unset)
+    expect(started.output().match(/\[fw\] warning: .*/g)).toEqual([line])
+    started.child.kill('SIGTERM')
+    await once(started.child, 'exit')
+
+    const plain = await launch(['dist/public/index.js'], { ...unset, NODE_ENV: 'production' })
+    expect(plain.output().match(/\[fw\] warning: .*/g)).toEqual([line])
+  })
+
+  it('with mail classes in the build and the mail settings right, or outside production, says nothing of mail', async () => {
+    app.write('.env', 'APP_KEY=base64:c2VjcmV0\nAPI_KEY=key\n')
+    app.write('dist/App/Mail/WelcomeMail.js', 'export class WelcomeMail {}\n')
+    const smtp = await launch(['dist/public/index.js'], { NODE_ENV: 'production', MAIL_MAILER: 'smtp', MAIL_URL: 'smtp://user:secret@smtp.example.com:587', MAIL_FROM: 'Acme <hello@acme.test>' })
+    expect(smtp.output()).not.toContain('[fw] warning')
+    smtp.child.kill('SIGTERM')
+    await once(smtp.child, 'exit')
+    const local = await launch(['dist/public/index.js'], { NODE_ENV: undefined, MAIL_MAILER: undefined })
+    expect(local.output()).not.toContain('[fw] warning')
+  })
+
+  it('with mail classes in the build, says what is wrong with MAIL_URL, never showing it', async () => {
+    app.write('.env', 'APP_KEY=base64:c2VjcmV0\nAPI_KEY=key\n')
+    app.write('dist/App/Mail/WelcomeMail.js', 'export class WelcomeMail {}\n')
+    const { output } = await launch(['dist/public/index.js'], { MAIL_MAILER: 'smtp', MAIL_URL: 'https://user:secret@smtp.example.com', MAIL_FROM: 'Acme <hello@acme.test>' })
+    expect(output().match(/\[fw\] warning: .*/g)).toEqual([
+      expect.stringMatching(/^\[fw\] warning: the app's mail cannot be sent \(dist\/App\/Mail has mail classes\): MAIL_URL must be smtp:\/\/user:pass@host:port .*; it is a https: URL$/),
+    ])
+    expect(output()).not.toContain('secret')
+  })
+
   it('on SIGTERM under keep-alive load resets nothing and exits 0', () => sigtermUnderKeepAlive(['dist/public/index.js']))
 
   it('an error thrown in a timer is logged, the request in flight finishes, and the process exits 1', async () => {

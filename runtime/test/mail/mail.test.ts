@@ -62,7 +62,8 @@ describe('mail.to().send()', () => {
     const [welcome, receipt] = jobs.pushed(SendQueuedMail)
     expect(welcome!.payload).toEqual({
       mailable: 'WelcomeMail',
-      from: { name: 'Fw', email: 'hello@example.com' },
+      // The default sender, which the worker's settings give when it delivers the mail.
+      from: null,
       to: [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { email: 'grace@example.com' }],
       cc: [],
       bcc: [],
@@ -91,9 +92,10 @@ describe('mail.to().send()', () => {
     await expect(send('ada@example.com', 'Hello\r\nBcc: eve@example.com')).rejects.toThrow(
       new TypeError('AnyMail: the subject "Hello\\r\\nBcc: eve@example.com" holds a line break (CR or LF), which would start a header of its own: refused'),
     )
-    process.env.MAIL_FROM = 'Acme <hello@acme.test>\r\nBcc: eve@example.com'
-    await expect(send('ada@example.com')).rejects.toThrow(/^AnyMail: the from address .* holds a line break/)
     jobs.assertNothingPushed()
+    // MAIL_FROM is read where the mail is delivered: sendNow() here.
+    process.env.MAIL_FROM = 'Acme <hello@acme.test>\r\nBcc: eve@example.com'
+    await expect(mail.to('ada@example.com').sendNow(new AnyMail({ subject: 'Hi' }))).rejects.toThrow(/^AnyMail: the from address \(MAIL_FROM\) .* holds a line break/)
   })
 
   it('refuses what is not an email address, an empty subject and a mail with no recipient', async () => {
@@ -106,13 +108,24 @@ describe('mail.to().send()', () => {
     await expect(mail.to([]).send(new AnyMail({ subject: 'Hi' }))).rejects.toThrow('AnyMail: the mail has no recipient: name one with mail.to(address)')
   })
 
-  it('says what to set: MAIL_FROM for smtp, a known MAIL_MAILER, and MAIL_MAILER in production', async () => {
-    queue.fake()
+  it('send() reads no mail setting: it queues the mail whatever they are', async () => {
+    const jobs = queue.fake()
     const send = () => mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    const settings = [{ MAIL_MAILER: 'smtp' }, { MAIL_MAILER: 'sendgrid' }, { MAIL_MAILER: 'smtp', MAIL_URL: 'https://smtp.example.com' }, { MAIL_TIMEOUT: 'soon' }, { NODE_ENV: 'production' }]
+    for (const env of settings) {
+      for (const key of MAIL_ENV) delete process.env[key]
+      Object.assign(process.env, env)
+      await expect(send()).resolves.toBeUndefined()
+    }
+    expect(jobs.pushed(SendQueuedMail)).toHaveLength(settings.length)
+  })
+
+  it('sendNow() says what to set: MAIL_FROM for smtp, a known MAIL_MAILER, and MAIL_MAILER in production', async () => {
+    const send = () => mail.to('ada@example.com').sendNow(new WelcomeMail({ name: 'Ada' }))
     Object.assign(process.env, { MAIL_MAILER: 'smtp', MAIL_URL: 'smtp://user:secret@smtp.example.com:587' })
     await expect(send()).rejects.toThrow('MAIL_FROM is not set: set it to the address your mail comes from, e.g. MAIL_FROM="Acme <hello@acme.com>" (or give the mail class a from)')
-    // A mail class with its own sender needs no MAIL_FROM.
-    await expect(mail.to('ada@example.com').send(new ReceiptMail())).resolves.toBeUndefined()
+    // As a job, such a mail fails at once: trying again cannot help.
+    await expect(send()).rejects.toMatchObject({ name: 'UnrecoverableJobError' })
 
     process.env.MAIL_FROM = 'Acme <hello@acme.test>'
     delete process.env.MAIL_URL
@@ -206,6 +219,6 @@ describe('mail.fake()', () => {
     await mail.to('ada@example.com').send(new AnyMail({ subject: 'Hi' }))
     mails.assertSentTimes(AnyMail, 1)
     mail.restore()
-    await expect(mail.to('ada@example.com').send(new AnyMail({ subject: 'Hi' }))).rejects.toThrow(/^MAIL_MAILER is not set/)
+    await expect(mail.to('ada@example.com').sendNow(new AnyMail({ subject: 'Hi' }))).rejects.toThrow(/^MAIL_MAILER is not set/)
   })
 })

@@ -32,7 +32,7 @@ let database: Kysely<any>
 let smtp: TestSmtpServer
 /** What a worker runs: an app with no job of its own, so Fw's SendQueuedMail alone. */
 let jobs: JobRegistry
-const MAIL_ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER']
+const MAIL_ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER', 'NODE_ENV']
 
 const rows = async () => (await sql<Record<string, any>>`select * from fw_jobs order by id`.execute(database)).rows
 const quietLog: Logger = { info: () => undefined, error: () => undefined }
@@ -76,7 +76,8 @@ describe('MAIL_MAILER=smtp', () => {
     expect(row).toMatchObject({ name: 'SendQueuedMail', state: 'ready', max_attempts: 5, backoff: 10 })
     expect(JSON.parse(row!.payload)).toEqual({
       mailable: 'WelcomeMail',
-      from: { name: 'Acme', email: 'hello@acme.test' },
+      // The default sender: MAIL_FROM of the worker that delivers it.
+      from: null,
       to: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
       cc: [{ email: 'grace@example.com' }],
       bcc: [{ email: 'audit@acme.test' }],
@@ -152,5 +153,46 @@ describe('MAIL_MAILER=smtp', () => {
     } finally {
       await silent.close()
     }
+  })
+})
+
+describe('mail settings missing where the mail is queued', () => {
+  const NO_MAILER = 'MAIL_MAILER is not set, and in production Fw will not write mail to the log instead of sending it: set MAIL_MAILER=smtp and MAIL_URL=smtp://user:pass@host:port'
+
+  it('in production without MAIL_MAILER, queues the mail, and the worker fails its job after 1 attempt, saying what to set', async () => {
+    for (const key of ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM']) delete process.env[key]
+    process.env.NODE_ENV = 'production'
+    await expect(mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))).resolves.toBeUndefined()
+    expect(await rows()).toMatchObject([{ name: 'SendQueuedMail', state: 'ready', attempts: 0 }])
+
+    await workOnce()
+    const [row] = await rows()
+    expect(row).toMatchObject({ name: 'SendQueuedMail', state: 'failed', attempts: 1, max_attempts: 5 })
+    // What fw queue:failed lists.
+    const [failed] = await new DatabaseQueue().failed()
+    expect(failed).toMatchObject({ name: 'SendQueuedMail', attempts: 1, error: { name: 'UnrecoverableJobError', message: NO_MAILER } })
+    expect(smtp.received).toEqual([])
+  })
+
+  it('under smtp without MAIL_FROM, queues a mail of the default sender and fails its job at once; a class with its own from is sent', async () => {
+    delete process.env.MAIL_FROM
+    class ReceiptMail extends WelcomeMail {
+      override from = 'Billing <billing@acme.test>'
+    }
+    await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    await mail.to('ada@example.com').send(new ReceiptMail({ name: 'Ada' }))
+    await workOnce()
+    await workOnce()
+    const [row] = await rows()
+    expect(row).toMatchObject({ state: 'failed', attempts: 1 })
+    expect(JSON.parse(row!.last_error)).toMatchObject({ name: 'UnrecoverableJobError', message: expect.stringMatching(/^MAIL_FROM is not set: /) })
+    expect(smtp.received.map((received) => received.from)).toEqual(['billing@acme.test'])
+  })
+
+  it('sendNow() fails at once, in the caller', async () => {
+    for (const key of ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM']) delete process.env[key]
+    process.env.NODE_ENV = 'production'
+    await expect(mail.to('ada@example.com').sendNow(new WelcomeMail({ name: 'Ada' }))).rejects.toThrow(NO_MAILER)
+    expect(await rows()).toEqual([])
   })
 })
