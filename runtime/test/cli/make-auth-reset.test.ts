@@ -1,16 +1,13 @@
 // make:auth's password reset in a generated app, over real HTTP, on SQLite and PostgreSQL, its mail sent through a real
 // SMTP server in this process (QUEUE_DRIVER=sync: the mail leaves at dispatch); then in headless Chromium. And the
 // generated app's own tests of it, with mail.fake(), run by vitest in the app.
-import { spawnSync, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
-import { stripVTControlCharacters } from 'node:util'
+import type { ChildProcess } from 'node:child_process'
 import type { Kysely } from 'kysely'
 import { chromium, type Browser as ChromiumBrowser } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
-import { cleanEnv, type FwApp } from '../support/fwApp.js'
-import { APP_URL, Browser, checkout, CHROMIUM_ARGS, decoded, generatedApp, PASSWORD, startApp, stopApp } from '../support/generatedAuthApp.js'
-import { startPostgres, type TestPostgres } from '../support/postgres.js'
+import type { FwApp } from '../support/fwApp.js'
+import { APP_URL, BACKENDS, Browser, CHROMIUM_ARGS, decoded, generatedApp, runOwnTests, PASSWORD, startApp, stopApp, typeCheck } from '../support/generatedAuthApp.js'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtpServer.js'
 
 const NEW_PASSWORD = 'a brand new passphrase'
@@ -37,34 +34,17 @@ describe('the generated password reset code', () => {
   afterAll(() => app?.remove())
 
   it('type-checks as the starters check it', () => {
-    const tsc = spawnSync(process.execPath, [join(checkout, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: app.dir, encoding: 'utf8' })
-    expect(tsc.stdout + tsc.stderr).toBe('')
-    expect(tsc.status).toBe(0)
+    expect(typeCheck(app)).toEqual({ output: '', status: 0 })
   })
 
   it("passes the app's own tests of it (tests/password-reset.test.ts with mail.fake(), remember me in tests/auth.test.ts)", () => {
-    const run = spawnSync(process.execPath, [join(checkout, 'node_modules/vitest/vitest.mjs'), 'run', 'tests/password-reset.test.ts', 'tests/auth.test.ts'], {
-      cwd: app.dir,
-      env: cleanEnv({ CI: '1' }),
-      encoding: 'utf8',
-    })
-    expect(stripVTControlCharacters(run.stdout + run.stderr)).toMatch(/Tests {2}13 passed \(13\)/)
+    const run = runOwnTests(app, ['tests/password-reset.test.ts', 'tests/auth.test.ts'])
+    expect(run.output).toMatch(/Tests {2}13 passed \(13\)/)
     expect(run.status).toBe(0)
   }, 120_000)
 })
 
-const backends: { name: string; start(): Promise<{ env: NodeJS.ProcessEnv; stop(): void }> }[] = [
-  { name: 'SQLite', start: async () => ({ env: {}, stop() {} }) },
-  {
-    name: 'PostgreSQL',
-    async start() {
-      const postgres: TestPostgres = await startPostgres()
-      return { env: { DATABASE_URL: postgres.url }, stop: () => postgres.stop() }
-    },
-  },
-]
-
-describe.each(backends)('password reset over HTTP with a real SMTP server, on $name', (backend) => {
+describe.each(BACKENDS)('password reset over HTTP with a real SMTP server, on $name', (backend) => {
   let app: FwApp
   let smtp: TestSmtpServer
   let server: { url: string; child: ChildProcess }

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { createDatabase } from '../../src/database/createDatabase.js'
@@ -10,10 +9,8 @@ import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
 import { pendingJob } from '../../src/queue/pendingJob.js'
 import { PgBossQueue } from '../../src/queue/PgBossQueue.js'
 import type { StoredQueue } from '../../src/queue/types.js'
-import { cleanEnv, createFwApp, type FwApp } from '../support/fwApp.js'
-import { startPostgres, type TestPostgres } from '../support/postgres.js'
-
-const checkout = fileURLToPath(new URL('../../../', import.meta.url))
+import { createFwApp, type FwApp } from '../support/fwApp.js'
+import { BACKENDS, Browser, checkout, startApp } from '../support/generatedAuthApp.js'
 
 /** A migration with a column of every kind the dashboard's forms tell apart. */
 const POSTS_MIGRATION = `import { id, timestamps, type Kysely } from 'fw-runtime'
@@ -38,91 +35,13 @@ export async function down(db: Kysely<any>): Promise<void> {
 }
 `
 
-/** A client that keeps cookies like a browser (no redirects followed, so tests see them). */
-class Browser {
-  private readonly cookies = new Map<string, string>()
-  constructor(private readonly base: string) {}
-
-  async get(path: string, accept = 'text/html'): Promise<Response> {
-    return this.send(path, { headers: { accept } })
-  }
-
-  async post(path: string, fields: Record<string, string>): Promise<Response> {
-    return this.send(path, {
-      method: 'POST',
-      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    })
-  }
-
-  /** GETs a page with a form and posts it back with the form's CSRF token. */
-  async submit(formPage: string, action: string, fields: Record<string, string>): Promise<Response> {
-    const page = await (await this.get(formPage)).text()
-    const token = /name="_token" value="([^"]+)"/.exec(page)?.[1]
-    if (!token) throw new Error(`${formPage} has no _token field:\n${page}`)
-    return this.post(action, { _token: token, ...fields })
-  }
-
-  cookie(name: string): string | undefined {
-    return this.cookies.get(name)
-  }
-
-  /** Signs this client in as another one is: its cookies, for a second server of the same application. */
-  copyCookies(other: Browser): void {
-    for (const [name, value] of other.cookies) this.cookies.set(name, value)
-  }
-
-  private async send(path: string, init: RequestInit): Promise<Response> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-    const response = await fetch(this.base + path, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie } })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const at = pair!.indexOf('=')
-      const name = pair!.slice(0, at)
-      if (/Max-Age=0/i.test(line)) this.cookies.delete(name)
-      else this.cookies.set(name, pair!.slice(at + 1))
-    }
-    return response
-  }
-}
-
 /** The cells of one column of a list page's rows (0 is the Open link, 1 the id, 2 the title). */
 function column(page: string, index: number): string[] {
   const body = /<tbody>([^]*?)<\/tbody>/.exec(page)?.[1] ?? ''
   return [...body.matchAll(/<tr>([^]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td[^>]*>([^]*?)<\/td>/g)][index]?.[1] ?? '')
 }
 
-function startApp(dir: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'public/index.ts'], {
-    cwd: dir,
-    env: cleanEnv({ ...env, PORT: '0', HOST: '127.0.0.1' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (chunk: Buffer) => {
-      output += chunk
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (url) resolve({ url, child })
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`The app exited with ${code}:\n${output}`)))
-  })
-}
-
-const backends: { name: string; start(): Promise<{ env: NodeJS.ProcessEnv; stop(): void }> }[] = [
-  { name: 'SQLite', start: async () => ({ env: {}, stop() {} }) },
-  {
-    name: 'PostgreSQL',
-    async start() {
-      const postgres: TestPostgres = await startPostgres()
-      return { env: { DATABASE_URL: postgres.url }, stop: () => postgres.stop() }
-    },
-  },
-]
-
-describe.each(backends)('the generated Admin dashboard on $name', (backend) => {
+describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
   let app: FwApp
   let server: { url: string; child: ChildProcess }
   let stopDatabase: () => void

@@ -1,12 +1,14 @@
-// A generated app of fw make:auth for the tests that drive it over real HTTP (make-auth-reset, make-auth-verify): made
-// from this checkout with the starters' test support, started as `npm run dev` starts it, and a client that keeps
-// cookies as a browser does.
-import { spawn, type ChildProcess } from 'node:child_process'
+// A generated app of fw make:auth for the tests that drive it over real HTTP (make-auth-reset, make-auth-verify,
+// make-dash-http): made from this checkout with the starters' test support, started as `npm run dev` starts it, on
+// SQLite or PostgreSQL, and a client that keeps cookies as a browser does.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 import { expect } from 'vitest'
 import { cleanEnv, createFwApp, type FwApp } from './fwApp.js'
+import { startPostgres } from './postgres.js'
 import type { ReceivedMail } from './smtpServer.js'
 
 export const checkout = fileURLToPath(new URL('../../../', import.meta.url))
@@ -32,20 +34,30 @@ export class Browser {
     })
   }
 
+  /** Posts a form as a browser does, with only the fields given (no CSRF token unless one is among them). */
+  post(path: string, fields: Record<string, string>): Promise<Response> {
+    return this.send(path, {
+      method: 'POST',
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    })
+  }
+
   /** GETs a page with a form and posts it back with the form's CSRF token. */
   async submit(formPage: string, action: string, fields: Record<string, string>): Promise<Response> {
     const page = await (await this.get(formPage)).text()
     const token = /name="_token" value="([^"]+)"/.exec(page)?.[1]
     if (!token) throw new Error(`${formPage} has no _token field:\n${page}`)
-    return this.send(action, {
-      method: 'POST',
-      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _token: token, ...fields }).toString(),
-    })
+    return this.post(action, { _token: token, ...fields })
   }
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)
+  }
+
+  /** Signs this client in as another one is: its cookies, for a second server of the same application. */
+  copyCookies(other: Browser): void {
+    for (const [name, value] of other.cookies) this.cookies.set(name, value)
   }
 
   private async send(path: string, init: RequestInit): Promise<Response> {
@@ -65,6 +77,30 @@ export class Browser {
 export function decoded(mail: ReceivedMail): string {
   return mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 }
+
+/** `tsc -p .` in the app, as the starters check it: what it printed (nothing when it passes) and its exit status. */
+export function typeCheck(app: FwApp): { output: string; status: number | null } {
+  const tsc = spawnSync(process.execPath, [join(checkout, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: app.dir, encoding: 'utf8' })
+  return { output: tsc.stdout + tsc.stderr, status: tsc.status }
+}
+
+/** The app's own tests in `files`, run by its vitest: what it printed (without colours) and its exit status. */
+export function runOwnTests(app: FwApp, files: string[]): { output: string; status: number | null } {
+  const run = spawnSync(process.execPath, [join(checkout, 'node_modules/vitest/vitest.mjs'), 'run', ...files], { cwd: app.dir, env: cleanEnv({ CI: '1' }), encoding: 'utf8' })
+  return { output: stripVTControlCharacters(run.stdout + run.stderr), status: run.status }
+}
+
+/** The databases these tests run on: SQLite (the app's file), and a PostgreSQL server of the test's own. */
+export const BACKENDS: { name: string; start(): Promise<{ env: NodeJS.ProcessEnv; stop(): void }> }[] = [
+  { name: 'SQLite', start: async () => ({ env: {}, stop() {} }) },
+  {
+    name: 'PostgreSQL',
+    async start() {
+      const postgres = await startPostgres()
+      return { env: { DATABASE_URL: postgres.url }, stop: () => postgres.stop() }
+    },
+  },
+]
 
 export function startApp(dir: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'public/index.ts'], {
