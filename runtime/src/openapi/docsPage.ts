@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { Response } from '../http/Response.js'
 import type { Middleware } from '../routing/RouteDefinition.js'
 import { FileResponse } from '../static/FileResponse.js'
@@ -26,12 +27,24 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** The files of swagger-ui-dist the page loads, by the name it asks for; nothing else of the package is served. */
-const VENDOR: Record<string, { file: string; type: string }> = {
-  'swagger-ui.css': { file: 'swagger-ui-dist/swagger-ui.css', type: 'text/css; charset=utf-8' },
-  'swagger-ui-bundle.js': { file: 'swagger-ui-dist/swagger-ui-bundle.js', type: 'text/javascript; charset=utf-8' },
+/** The files of Swagger UI the page loads, with their types; nothing else is served. */
+const VENDOR: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   // Named by the page, so that the browser does not ask the app for /favicon.ico.
-  'favicon-32x32.png': { file: 'swagger-ui-dist/favicon-32x32.png', type: 'image/png' },
+  'favicon-32x32.png': 'image/png',
+}
+
+/**
+ * Where a file of Swagger UI is: in the package, dist/docs/, where the build copies it from swagger-ui-dist (this code
+ * runs from dist/ or dist/cli/); in Fw's own checkout, running from src/, the devDependency itself.
+ */
+function vendorPath(name: string): string {
+  for (const folder of ['docs/', '../docs/']) {
+    const path = fileURLToPath(new URL(folder + name, import.meta.url))
+    if (existsSync(path)) return path
+  }
+  return createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`)
 }
 
 /** Starts Swagger UI on the page's element, on the document; a file of its own because the CSP allows no inline script. */
@@ -56,8 +69,9 @@ const PAGE = `<!doctype html>
 
 /**
  * `GET /docs`: an interactive reference of the routes (Swagger UI) over `GET /openapi.json`, served with the same switch
- * (outside production; in production only with `OPENAPI=true`). Its script and style are swagger-ui-dist's own files,
- * read from fw-runtime's dependency under `/docs/assets/`, never from a CDN: the page works offline. A route of the
+ * (outside production; in production only with `OPENAPI=true`). Its script and style are Swagger UI's own files,
+ * which fw-runtime's build copies into dist/docs/, served under `/docs/assets/`, never from a CDN: the page works
+ * offline. A route of the
  * app at these paths wins, as the router puts this among its own pages.
  *
  * @example
@@ -66,13 +80,12 @@ const PAGE = `<!doctype html>
  * ```
  */
 export function docsPage(): Middleware {
-  const require = createRequire(import.meta.url)
-  // Found on first request, not at startup: an app that never opens /docs never touches the package.
+  // Found on first request, not at startup: an app that never opens /docs never looks for them.
   const files = new Map<string, { path: string; size: number }>()
   const vendorFile = (name: string) => {
     let found = files.get(name)
     if (!found) {
-      const path = require.resolve(VENDOR[name]!.file)
+      const path = vendorPath(name)
       found = { path, size: statSync(path).size }
       files.set(name, found)
     }
@@ -88,7 +101,7 @@ export function docsPage(): Middleware {
     if (name === 'start.js') return new Response(START, 200, assetHeaders('text/javascript; charset=utf-8'))
     if (!Object.hasOwn(VENDOR, name)) return next()
     const { path: file, size } = vendorFile(name)
-    return new FileResponse(file, size, 200, assetHeaders(VENDOR[name]!.type))
+    return new FileResponse(file, size, 200, assetHeaders(VENDOR[name]!))
   }
 }
 
