@@ -325,6 +325,11 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       const server = await app.start(['npx', 'fw', command])
       try {
         expect(await getJson(`${server.url}/team`)).toEqual({ status: 200, body: { team: 'members only' } })
+        // The API reference, from the Swagger UI files the installed fw-runtime ships (swagger-ui-dist is not installed).
+        const docs = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`)
+        expect([docs.status, docs.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8'])
+        expect((await docs.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000)
+        expect(existsSync(join(app.dir, 'node_modules/swagger-ui-dist'))).toBe(false)
         // Both servers echo the id a proxy sent, and make one when none was sent.
         const sent = await fetch(`${server.url}/team`, { headers: { 'X-Request-Id': 'trace-42' } })
         expect(sent.headers.get('x-request-id')).toBe('trace-42')

@@ -21,6 +21,7 @@ import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 import { start } from './start.js'
+import { types } from './types.js'
 
 /**
  * Every `fw` command, in the order `fw --help` lists them. A new generator is a folder in
@@ -33,6 +34,7 @@ export const commands: readonly Command[] = [
   keyGenerate,
   routeList,
   openapi,
+  types,
   makeController,
   makeModel,
   makeMigration,

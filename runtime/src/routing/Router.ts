@@ -8,6 +8,7 @@ import { Response } from '../http/Response.js'
 import { createLogger, type Logger } from '../log/Logger.js'
 import { requestLog } from '../log/requestLog.js'
 import { mailPreview } from '../mail/mailPreview.js'
+import { docsPage } from '../openapi/docsPage.js'
 import { openApiEnabled, openApiPage } from '../openapi/openApiPage.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
 import { startSession } from '../session/startSession.js'
@@ -117,7 +118,7 @@ export class Router {
    */
   private readonly developmentPages: Middleware[] = [
     ...(isProduction() ? [] : [mailPreview()]),
-    ...(openApiEnabled() ? [openApiPage(() => this.definitions)] : []),
+    ...(openApiEnabled() ? [openApiPage(() => this.definitions), docsPage()] : []),
   ]
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
