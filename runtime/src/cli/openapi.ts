@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { CommandError, type Command } from './Command.js'
+import { readGeneratedFile, replaceGeneratedFile } from './generate/generatedFile.js'
 import { loadAppRoutes, ROUTES } from './loadAppRoutes.js'
 
 const DEFAULT_OUT = 'openapi.json'
@@ -25,26 +25,14 @@ export const openapi: Command = {
     const { packageInfo } = await import('../openapi/packageInfo.js')
     const text = `${JSON.stringify(openApiDocument(routes, packageInfo(cwd)), null, 2)}\n`
     if (values.check === true) {
-      const written = readIfThere(out)
+      const written = readGeneratedFile(out)
       if (written === undefined) throw new CommandError(`${shown} does not exist: run fw openapi${values.out ? ` --out ${values.out}` : ''} to write it`)
       if (written !== text) throw new CommandError(`${shown} is stale: the routes' document differs from it; run fw openapi${values.out ? ` --out ${values.out}` : ''} to write it again`)
       console.log(`${shown} is up to date (${routes.length} routes).`)
       return 0
     }
-    mkdirSync(dirname(out), { recursive: true })
-    // Written beside, then renamed: a failure never leaves half a document.
-    writeFileSync(`${out}.tmp`, text)
-    renameSync(`${out}.tmp`, out)
+    replaceGeneratedFile(out, text)
     console.log(`Wrote ${shown}: ${routes.length} routes.`)
     return 0
   },
-}
-
-function readIfThere(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
-  }
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { OpenAPI3 } from 'openapi-typescript'
+import { readGeneratedFile, replaceGeneratedFile } from '../cli/generate/generatedFile.js'
 
 /** Where `fw types` writes the types of the routes' document, in the application's folder. */
 export const API_TYPES_FILE = '.fw/api.d.ts'
@@ -63,21 +63,9 @@ export type ApiTypesState = 'written' | 'unchanged' | 'missing' | 'stale'
 export async function writeApiTypes(document: object, cwd: string, options: { check?: boolean } = {}): Promise<ApiTypesState> {
   const file = join(cwd, API_TYPES_FILE)
   const text = await renderApiTypes(document, cwd)
-  const written = readIfThere(file)
+  const written = readGeneratedFile(file)
   if (written === text) return 'unchanged'
   if (options.check) return written === undefined ? 'missing' : 'stale'
-  mkdirSync(dirname(file), { recursive: true })
-  // Written beside, then renamed: a watcher or a reader never sees half a file.
-  writeFileSync(`${file}.tmp`, text)
-  renameSync(`${file}.tmp`, file)
+  replaceGeneratedFile(file, text)
   return 'written'
-}
-
-function readIfThere(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
-  }
 }

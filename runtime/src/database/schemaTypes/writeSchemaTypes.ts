@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Kysely } from 'kysely'
+import { readGeneratedFile, replaceGeneratedFile } from '../../cli/generate/generatedFile.js'
 import { introspectSchema } from './introspectSchema.js'
 import { renderSchemaTypes, SCHEMA_TYPES_FILE } from './renderSchemaTypes.js'
 import { schemaDifferences } from './schemaDifferences.js'
@@ -30,30 +30,13 @@ export async function writeSchemaTypes(db: Kysely<any>, root: string, { check = 
   const schema = await introspectSchema(db)
   const text = renderSchemaTypes(schema)
   const file = join(root, SCHEMA_TYPES_FILE)
-  const old = readIfExists(file)
+  const old = readGeneratedFile(file)
   const result: SchemaTypesResult = {
     state: old === undefined ? 'missing' : old === text ? 'current' : 'stale',
     differences: old === undefined ? [] : schemaDifferences(old, text),
     tables: schema.tables.length,
   }
   if (check || result.state === 'current') return result
-  mkdirSync(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.tmp`
-  try {
-    writeFileSync(temporary, text)
-    renameSync(temporary, file)
-  } catch (error) {
-    rmSync(temporary, { force: true })
-    throw error
-  }
+  replaceGeneratedFile(file, text)
   return result
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
-  }
 }
