@@ -71,6 +71,7 @@ export const serve: Command = {
     'tests (*.test.ts), dotfiles (editor swap files) or other files (uploads, SQLite databases, logs, CSS, images).',
     'It does not watch node_modules/, dist/, build/, coverage/, storage/, uploads/, logs/, tmp/, tests/, nor a folder',
     'whose name starts with a dot (.git/).',
+    'With openapi-typescript installed (the api starter has it), .fw/api.d.ts is rewritten when the routes change.',
   ],
   options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
   async run(input) {
@@ -85,6 +86,8 @@ export const serve: Command = {
       env.LOG_REQUESTS ??= 'true'
       // A queue worker in the app's process, when QUEUE_DRIVER stores jobs: they run with no second terminal.
       env.FW_QUEUE_IN_PROCESS ??= '1'
+      // .fw/api.d.ts rewritten when the routes' types change (with openapi-typescript installed).
+      env.FW_API_TYPES ??= 'write'
       return env
     }
     const env = await environment()
@@ -161,6 +164,7 @@ export const serveNode: Command = {
     const env = await serverEnvironment(input, { FW_SERVER: 'node' })
     env.APP_DEBUG ??= 'true'
     env.FW_QUEUE_IN_PROCESS ??= '1'
+    env.FW_API_TYPES ??= 'write'
     const child = startApp(input.cwd, file, env)
     const forward = (signal: NodeJS.Signals) => child.kill(signal)
     process.on('SIGINT', forward).on('SIGTERM', forward)

@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { OpenAPI3 } from 'openapi-typescript'
 import { readGeneratedFile, replaceGeneratedFile } from '../cli/generate/generatedFile.js'
+import type { RouteDefinition } from '../routing/RouteDefinition.js'
+import { openApiDocument } from './openApiDocument.js'
+import { packageInfo } from './packageInfo.js'
 
 /** Where `fw types` writes the types of the routes' document, in the application's folder. */
 export const API_TYPES_FILE = '.fw/api.d.ts'
@@ -68,4 +72,45 @@ export async function writeApiTypes(document: object, cwd: string, options: { ch
   if (options.check) return written === undefined ? 'missing' : 'stale'
   replaceGeneratedFile(file, text)
   return 'written'
+}
+
+/** Whether openapi-typescript resolves from the application (or fw-runtime's own folder), without loading it. */
+function hasOpenApiTypeScript(cwd: string): boolean {
+  return [join(cwd, 'package.json'), import.meta.url].some((from) => {
+    try {
+      createRequire(from).resolve('openapi-typescript')
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * What the development server does once its routes are loaded (`fw serve` and `fw serve:node` ask for it with
+ * `FW_API_TYPES=write`): writes `.fw/api.d.ts` when the routes' types changed, so that adding a route updates the client's
+ * types without a command. The file is in a dot folder, which the server's watcher ignores: writing it restarts nothing.
+ * An app without openapi-typescript is left alone, with one line when it has the file (it would go stale). A failure is
+ * reported on one line and never stops the server.
+ *
+ * @example
+ * ```ts
+ * if (process.env.FW_API_TYPES === 'write') void refreshApiTypes(router.getRoutes(), appRoot())
+ * ```
+ */
+export async function refreshApiTypes(routes: readonly RouteDefinition[], cwd: string): Promise<ApiTypesState | undefined> {
+  if (!hasOpenApiTypeScript(cwd)) {
+    if (existsSync(join(cwd, API_TYPES_FILE))) {
+      console.warn(`[fw] ${API_TYPES_FILE} is not kept up to date: openapi-typescript is not installed (npm install --save-dev openapi-typescript@^7.13.0)`)
+    }
+    return undefined
+  }
+  try {
+    const state = await writeApiTypes(openApiDocument(routes, packageInfo(cwd)), cwd)
+    if (state === 'written') console.log(`[fw] Wrote ${API_TYPES_FILE}: ${routes.length} ${routes.length === 1 ? 'route' : 'routes'}.`)
+    return state
+  } catch (error) {
+    console.warn(`[fw] Could not write ${API_TYPES_FILE}: ${(error as Error).message}`)
+    return undefined
+  }
 }

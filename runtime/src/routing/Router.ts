@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { ensureEmailVerified } from '../auth/emailVerification.js'
+import { appRoot } from '../config/appRoot.js'
 import { isProduction } from '../config/environment.js'
 import { Container } from '../container/Container.js'
 import { HttpError } from '../http/HttpError.js'
@@ -427,6 +428,10 @@ export class Router {
     bindRoute(this)
     await load()
     this.compile()
+    // The development server keeps .fw/api.d.ts in step with the routes, after the app has started listening.
+    if (process.env.FW_API_TYPES === 'write') {
+      setImmediate(() => void import('../openapi/apiTypes.js').then(({ refreshApiTypes }) => refreshApiTypes(this.definitions, appRoot())))
+    }
   }
 
   /**

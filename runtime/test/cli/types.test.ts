@@ -152,3 +152,42 @@ describe('fw types', () => {
     })
   })
 })
+
+describe('fw serve and .fw/api.d.ts', () => {
+  let app: FwApp
+  let server: RunningFw
+
+  beforeAll(async () => {
+    app = createFwApp()
+    symlinkSync(join(repository, 'node_modules/zod'), join(app.dir, 'node_modules/zod'), 'dir')
+    app.write('routes/web.ts', ROUTES)
+    server = startFw(app.dir, ['serve', `--port=${await freePort()}`])
+  }, 30_000)
+  afterAll(async () => {
+    server?.child.kill('SIGTERM')
+    await server?.exited
+    app.remove()
+  })
+
+  it('writes the types once the routes are loaded, and again when a route is added: no command, no second restart', async () => {
+    await until(() => server.output().includes('[fw] Wrote .fw/api.d.ts: 2 routes.'), 'the first .fw/api.d.ts', 30_000)
+    expect(app.read('.fw/api.d.ts')).toContain('"/api/tasks/{id}": {')
+
+    app.write('routes/web.ts', `${ROUTES}Route.get('/api/later', () => ({ later: true })).returns(200, z.object({ later: z.boolean() }))\n`)
+    await until(() => server.output().includes('[fw] Wrote .fw/api.d.ts: 3 routes.'), 'the types of the new route', 30_000)
+    expect(app.read('.fw/api.d.ts')).toMatch(/"\/api\/later": \{[\s\S]*later: boolean;/)
+    // Written in a dot folder, which the watcher ignores: the one restart was for routes/web.ts.
+    expect(server.output().match(/changed: restarting/g)).toEqual(['changed: restarting'])
+  })
+
+  it('leaves the file alone (its modification time too) when a restart changes no route', async () => {
+    const before = statSync(join(app.dir, '.fw/api.d.ts')).mtimeMs
+    const restarts = server.output().match(/listening on/g)!.length
+    app.write('App/note.ts', 'export const note = 1\n')
+    await until(() => server.output().match(/listening on/g)!.length > restarts, 'the restart for App/note.ts', 30_000)
+    // The types are compared after the app listens: give that a moment, then look.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(statSync(join(app.dir, '.fw/api.d.ts')).mtimeMs).toBe(before)
+    expect(server.output().match(/Wrote \.fw\/api\.d\.ts/g)).toHaveLength(2)
+  })
+})
