@@ -12,7 +12,7 @@ import { packageInfo } from './packageInfo.js'
 export const API_TYPES_FILE = '.fw/api.d.ts'
 
 const HEADER = [
-  '// Written by fw types from the OpenAPI document of routes/web.ts (GET /openapi.json): do not edit, run fw types.',
+  '// Written by fw types (and by fw serve when the routes change) from the OpenAPI document of routes/web.ts: do not edit.',
   "// import type { paths } from '../.fw/api.js' for fw-runtime/client's createClient<paths>().",
   '',
 ].join('\n')

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { rmSync, statSync, symlinkSync } from 'node:fs'
+import { cpSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -189,5 +189,18 @@ describe('fw serve and .fw/api.d.ts', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500))
     expect(statSync(join(app.dir, '.fw/api.d.ts')).mtimeMs).toBe(before)
     expect(server.output().match(/Wrote \.fw\/api\.d\.ts/g)).toHaveLength(2)
+  })
+})
+
+describe('the api starter\'s .fw/api.d.ts', () => {
+  it('is shipped as fw types writes it from the starter\'s routes, so that a new app\'s client compiles before any command', async () => {
+    const app = createFwApp()
+    try {
+      symlinkSync(join(repository, 'node_modules/zod'), join(app.dir, 'node_modules/zod'), 'dir')
+      for (const folder of ['App', 'routes', 'bootstrap', '.fw']) cpSync(join(repository, 'template/api', folder), join(app.dir, folder), { recursive: true })
+      expect(await app.fw(['types', '--check'])).toMatchObject({ code: 0, stderr: '', stdout: 'Unchanged .fw/api.d.ts (18 routes).\n' })
+    } finally {
+      app.remove()
+    }
   })
 })

@@ -1,7 +1,7 @@
 import { Route } from 'fw-runtime'
 import { z } from 'zod'
 import { DataController, dataQuery } from '#app/Controllers/Api/DataController.js'
-import { PostController, postsQuery } from '#app/Controllers/Api/PostController.js'
+import { PostController, postsPage, postsQuery } from '#app/Controllers/Api/PostController.js'
 import { newTask, TaskController, taskChanges, taskOut } from '#app/Controllers/Api/TaskController.js'
 import { UserController as ApiUserController, newUser } from '#app/Controllers/Api/UserController.js'
 import { DownloadController } from '#app/Controllers/DownloadController.js'
@@ -37,6 +37,6 @@ Route.group({ prefix: '/api' }, () => {
     .returns(400, undefined, 'Name and email are required')
     .returns(422, undefined, 'Invalid email format')
     .returns(401, undefined, 'No valid X-API-Key header')
-  Route.get('/posts', [PostController, 'index']).query(postsQuery)
+  Route.get('/posts', [PostController, 'index']).query(postsQuery).returns(200, postsPage)
   Route.get('/data', [DataController, 'show']).query(dataQuery).returns(200).returns(400, undefined, 'Invalid format')
 })

@@ -7,6 +7,12 @@ const PER_PAGE = 10
 /** The query GET /api/posts reads, for its route's contract: a page that is not a number is page 1. */
 export const postsQuery = z.object({ page: z.string().optional() })
 
+/** What GET /api/posts answers, for its route's contract. */
+export const postsPage = z.object({
+  data: z.array(z.object({ id: z.number().int(), title: z.string() })),
+  meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+})
+
 export class PostController {
   /** GET /api/posts?page=2: one page of posts, the pagination meta, and X-Total-Count. */
   index(request: Request): Response {
