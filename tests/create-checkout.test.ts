@@ -8,6 +8,13 @@ import { checkoutRoot, createFwApp, runOk, startServer, type RunningApp } from '
 
 const runtimeVersion = (JSON.parse(readFileSync(join(checkoutRoot, 'runtime', 'package.json'), 'utf8')) as { version: string }).version
 
+/** Looks every 100 ms until `condition` holds; fails naming `what` after 30 s. */
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (const start = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (Date.now() - start > 30_000) throw new Error(`Waited 30 s for ${what}`)
+  }
+}
+
 async function request(server: RunningApp, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -139,6 +146,17 @@ describe('an api application created from the checkout and installed with npm', 
     servers.push(server)
     const response = await fetch(`${server.url}/hello`)
     expect(response.status).toBe(200)
+
+    // A route added under npm run dev reaches .fw/api.d.ts with no command (openapi-typescript from the app's own
+    // install), and leaves it again when it goes.
+    const routesFile = join(app.dir, 'routes/web.ts')
+    const routes = readFileSync(routesFile, 'utf8')
+    const typesHave = (path: string) => readFileSync(join(app.dir, '.fw/api.d.ts'), 'utf8').includes(`"${path}": {`)
+    expect(typesHave('/api/tasks/{id}')).toBe(true)
+    writeFileSync(routesFile, `${routes}\nRoute.get('/api/ping', () => ({ pong: true }))\n`)
+    await waitFor(() => typesHave('/api/ping'), '/api/ping in .fw/api.d.ts')
+    writeFileSync(routesFile, routes)
+    await waitFor(() => !typesHave('/api/ping'), '/api/ping to leave .fw/api.d.ts')
 
     const test = await app.runOk('npm', ['test'])
     expect(stripVTControlCharacters(test.stdout)).toMatch(/Tests\s+\d+ passed/)

@@ -65,7 +65,11 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
   {
     path: AUTH_ROUTES,
     stub: 'routes.stub',
-    previous: ['eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870', '705283f3757799431679681d5cb69636dd4a0fcb35f22f6674383b0799b8c778'],
+    previous: [
+      'eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870',
+      '705283f3757799431679681d5cb69636dd4a0fcb35f22f6674383b0799b8c778',
+      'ddc7ebb95decf267b26a501e2559544b8218d5ac929aeff630558c2e67a76745',
+    ],
     change: [
       'add the routes your file lacks (the new ones are in fw-runtime/dist/generators/make-auth/stubs/routes.stub):',
       "import { PasswordResetController } from '#app/Controllers/Auth/PasswordResetController.js', and in the group of /login:",
@@ -78,6 +82,8 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
       "  Route.post('/email/verification-notification', [EmailVerificationController, 'send']).name('verification.send')",
       'and outside the groups:',
       "  Route.get('/email/verify/{id}/{hash}', [EmailVerificationController, 'verify']).name('verification.verify').middleware(authHeaders, 'session', 'signed')",
+      'and, for /openapi.json and /docs, the bodies from fw-runtime/auth: .body(registrationBody) on POST /register, .body(credentialsBody) on',
+      'POST /login, .body(emailBody) on POST /forgot-password, .body(passwordResetBody) on POST /reset-password, .body(passwordChangeBody) on POST /password',
     ].join('\n'),
   },
   {

@@ -22,7 +22,8 @@ export interface PasswordReset {
   password: string
 }
 
-const MAX_LENGTH = 255
+/** The longest name and email. */
+export const MAX_LENGTH = 255
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
@@ -38,7 +39,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
  * ```
  */
 export function validateRegistration(request: Request, options: { confirmed?: boolean } = {}): Validated<Registration> {
-  const input = bodyOf(request)
+  return checkRegistration(bodyOf(request), options)
+}
+
+/** `validateRegistration` of a body already read: for the `registrationBody` contract. */
+export function checkRegistration(input: Record<string, unknown>, options: { confirmed?: boolean } = {}): Validated<Registration> {
   const errors: ValidationMessages = {}
   const name = text(input.name).trim()
   if (name === '') add(errors, 'name', 'The name field is required.')
@@ -62,8 +67,13 @@ export function validateRegistration(request: Request, options: { confirmed?: bo
  * ```
  */
 export function validateEmail(request: Request): Validated<{ email: string }> {
+  return checkEmail(bodyOf(request))
+}
+
+/** `validateEmail` of a body already read: for the `emailBody` contract. */
+export function checkEmail(input: Record<string, unknown>): Validated<{ email: string }> {
   const errors: ValidationMessages = {}
-  const email = checkedEmail(errors, bodyOf(request).email)
+  const email = checkedEmail(errors, input.email)
   return Object.keys(errors).length > 0 ? { errors } : { data: { email } }
 }
 
@@ -73,7 +83,11 @@ export function validateEmail(request: Request): Validated<{ email: string }> {
  * knows the account's name) is `resetPassword`'s to say, once the link is known to be good.
  */
 export function validatePasswordReset(request: Request): Validated<PasswordReset> {
-  const input = bodyOf(request)
+  return checkPasswordReset(bodyOf(request))
+}
+
+/** `validatePasswordReset` of a body already read: for the `passwordResetBody` contract. */
+export function checkPasswordReset(input: Record<string, unknown>): Validated<PasswordReset> {
   const errors: ValidationMessages = {}
   const token = text(input.token)
   const email = checkedEmail(errors, input.email)
@@ -87,7 +101,11 @@ export function validatePasswordReset(request: Request): Validated<PasswordReset
 
 /** Checks a sign-in from the request's body: an email and a password, nothing about whether they are right. */
 export function validateCredentials(request: Request): Validated<Credentials> {
-  const input = bodyOf(request)
+  return checkCredentials(bodyOf(request))
+}
+
+/** `validateCredentials` of a body already read: for the `credentialsBody` contract. */
+export function checkCredentials(input: Record<string, unknown>): Validated<Credentials> {
   const errors: ValidationMessages = {}
   const email = text(input.email).trim().toLowerCase()
   const password = text(input.password)
@@ -112,7 +130,11 @@ function confirmed(errors: ValidationMessages, password: string, confirmation: u
 }
 
 function bodyOf(request: Request): Record<string, unknown> {
-  const body = request.body()
+  return asFields(request.body())
+}
+
+/** A body's fields when it is an object; anything else (absent, a list, text) has none. */
+export function asFields(body: unknown): Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
 }
 

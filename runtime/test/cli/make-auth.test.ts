@@ -72,7 +72,7 @@ describe('fw make:auth', () => {
     const lines = routes.split('\n')
     expect(lines[0]).toBe("import { Route } from 'fw-runtime'")
     expect(lines.slice(1, 9)).toEqual([
-      "import { auth, authCsrf, authHeaders, redirectIfAuthenticated } from 'fw-runtime/auth'",
+      "import { auth, authCsrf, authHeaders, credentialsBody, emailBody, passwordChangeBody, passwordResetBody, redirectIfAuthenticated, registrationBody } from 'fw-runtime/auth'",
       "import { EmailVerificationController } from '#app/Controllers/Auth/EmailVerificationController.js'",
       "import { HOME } from '#app/Controllers/Auth/home.js'",
       "import { LoginController } from '#app/Controllers/Auth/LoginController.js'",
@@ -225,7 +225,7 @@ describe('fw make:auth', () => {
     expect(read('App/Models/User.ts')).toContain("export class User extends Model('users', { hidden: ['password_hash'], fillable: ['name', 'email'] })")
     expect(existsSync(join(app.dir, 'App/Views/layout.ts'))).toBe(true)
     expect(read('routes/web.ts').match(/import '.\/auth.js'/g)).toHaveLength(1)
-    expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \}/g)).toHaveLength(1)
+    expect(read('routes/auth.ts').match(/import \{ auth, authCsrf, authHeaders, credentialsBody, emailBody, passwordChangeBody, passwordResetBody, redirectIfAuthenticated, registrationBody \}/g)).toHaveLength(1)
     expect(read('README.md').match(/<!-- fw:auth begin -->/g)).toHaveLength(1)
   })
 
@@ -250,6 +250,6 @@ describe('fw make:auth', () => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
 
     expect(read('routes/web.ts')).toBe("import './auth.js'\n\n// No routes yet.\n")
-    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, redirectIfAuthenticated \} from 'fw-runtime\/auth'\n(import [^\n]+\n){7}\n/)
+    expect(read('routes/auth.ts')).toMatch(/^import \{ Route \} from 'fw-runtime'\nimport \{ auth, authCsrf, authHeaders, credentialsBody, emailBody, passwordChangeBody, passwordResetBody, redirectIfAuthenticated, registrationBody \} from 'fw-runtime\/auth'\n(import [^\n]+\n){7}\n/)
   })
 })
