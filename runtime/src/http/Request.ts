@@ -400,6 +400,20 @@ export class Request {
     return this.raw.headers
   }
 
+  /**
+   * The host the client asked for: the `Host` header without its port and a final dot, in lower case
+   * (`Acme.Example.com:8000` gives `acme.example.com`, `[::1]:8000` gives `[::1]`); '' when there is none. Domain
+   * routes match on it. `X-Forwarded-Host` is not read: Fw trusts no proxy header for the host.
+   */
+  host(): string {
+    const header = this.raw.headers.host
+    if (header === undefined) return ''
+    const close = header.lastIndexOf(']')
+    const colon = header.indexOf(':', close + 1)
+    const host = colon === -1 ? header : header.slice(0, colon)
+    return (host.endsWith('.') ? host.slice(0, -1) : host).toLowerCase()
+  }
+
   /** A route parameter by name: for `/users/{id}`, `request.param('id')`. */
   param(name: string): string | undefined {
     return Object.hasOwn(this.params, name) ? this.params[name] : undefined
