@@ -81,6 +81,8 @@ function lookup(source: unknown, path: string): unknown {
 export interface MatchedRoute {
   /** The pattern as registered, e.g. `/users/{id}`. */
   readonly pattern: string
+  /** The host pattern of a domain route, e.g. `{account}.example.com`; undefined for the others. */
+  readonly domain?: string | undefined
   /** The route's full name, e.g. `users.show`, if it has one. */
   readonly routeName: string | undefined
   /** What the route declared it takes and gives, if anything (`.body()`, `.query()`, `.contract()`). */
