@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { Container } from '../../src/container/Container.js'
 import type { Request } from '../../src/http/Request.js'
 import { Route } from '../../src/routing/Route.js'
@@ -171,6 +172,20 @@ describe('Route patterns through the test client', () => {
     expect(await (await client.get('http://acme.example.com/members/7')).json()).toEqual({ args: ['acme', '7'], params: { account: 'acme', id: '7' } })
     expect(await (await client.get('/members/7', { headers: { host: 'beta.example.com' } })).json()).toMatchObject({ args: ['beta', '7'] })
     expect(await (await client.get('/')).json()).toEqual({ site: 'main' })
+  })
+})
+
+describe('parameter schemas on optional parameters', () => {
+  it('check a value the path gives, and leave an absent one alone', async () => {
+    const router = new Router(new Container())
+    router.get('/pages/{page?}', echo).params({ page: z.string().regex(/^\d+$/) })
+    router.get('/sections/{section?}', echo).params({ section: z.string().regex(/^\d+$/) }).defaults('section', 'intro')
+    const client = testClient(router)
+    expect((await client.get('/pages/2')).status).toBe(200)
+    expect((await client.get('/pages/two')).status).toBe(404)
+    expect(await (await client.get('/pages')).json()).toEqual({ args: [], params: {} })
+    // A default goes through the schema as a value of the path would.
+    expect((await client.get('/sections')).status).toBe(404)
   })
 })
 
