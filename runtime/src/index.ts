@@ -20,7 +20,7 @@ export { openApiDocument, type OpenApiDocument, type OpenApiInfo } from './opena
 export type { ErrorHandler } from './routing/renderError.js'
 export { createLogger, type Logger, type LogFields } from './log/Logger.js'
 export type { ResourceOptions } from './routing/resourceActions.js'
-export { Router, type GroupOptions, type RouterOptions } from './routing/Router.js'
+export { Router, type DomainGroup, type GroupOptions, type RouterOptions } from './routing/Router.js'
 export type { RequestListener } from './server/createRequestHandler.js'
 export { PortInUseError, type RunningServer, type ServeOptions } from './server/listen.js'
 export { serve } from './server/serve.js'

@@ -9,13 +9,14 @@ const CONTROLLERS = 'App/Controllers'
 
 export const routeList: Command = {
   name: 'route:list',
-  summary: 'List the routes: method, path, name, handler and middleware',
+  summary: 'List the routes: method, domain, path, name, handler and middleware',
   usage: 'route:list',
   details: [
     `Sets the app up as its server does (bootstrap/app.ts configure), then loads ${ROUTES} and the files it imports.`,
     'The middleware of a route: router.use middleware for every path, then that of the path patterns whose paths it',
     'takes (router.use(\'/api/*\', …); shown with its pattern when it takes only some of the route\'s paths), then its own.',
     `A controller in a folder of ${CONTROLLERS} is shown with it: Api/UserController@store.`,
+    'A Domain column, when a route has one (Route.domain(\'{account}.example.com\')), shows the host each answers on.',
   ],
   async run({ cwd }) {
     const { router, routes } = await loadAppRoutes(cwd)
@@ -38,14 +39,17 @@ export const routeList: Command = {
       }),
       ...route.middlewareList.map(describe),
     ]
+    // As Laravel's route:list, the domain has a column, here only in an application with domain routes.
+    const domains = routes.some((route) => route.domain !== undefined)
     const rows = routes.map((route) => [
       route.methods.join('|'),
+      ...(domains ? [route.domain ?? ''] : []),
       route.pattern,
       route.routeName ?? '',
       typeof route.handler === 'function' ? route.describeHandler() : `${controllers.get(route.handler[0]) ?? route.handler[0].name}@${route.handler[1]}`,
       middlewareOf(route).join(', '),
     ])
-    console.log(table(['Method', 'Path', 'Name', 'Handler', 'Middleware'], rows))
+    console.log(table(['Method', ...(domains ? ['Domain'] : []), 'Path', 'Name', 'Handler', 'Middleware'], rows))
     return 0
   },
 }

@@ -81,6 +81,8 @@ function lookup(source: unknown, path: string): unknown {
 export interface MatchedRoute {
   /** The pattern as registered, e.g. `/users/{id}`. */
   readonly pattern: string
+  /** The host pattern of a domain route, e.g. `{account}.example.com`; undefined for the others. */
+  readonly domain?: string | undefined
   /** The route's full name, e.g. `users.show`, if it has one. */
   readonly routeName: string | undefined
   /** What the route declared it takes and gives, if anything (`.body()`, `.query()`, `.contract()`). */
@@ -398,6 +400,20 @@ export class Request {
   /** All request headers, with lower-case names. */
   headers(): IncomingMessage['headers'] {
     return this.raw.headers
+  }
+
+  /**
+   * The host the client asked for: the `Host` header without its port and a final dot, in lower case
+   * (`Acme.Example.com:8000` gives `acme.example.com`, `[::1]:8000` gives `[::1]`); '' when there is none. Domain
+   * routes match on it. `X-Forwarded-Host` is not read: Fw trusts no proxy header for the host.
+   */
+  host(): string {
+    const header = this.raw.headers.host
+    if (header === undefined) return ''
+    const close = header.lastIndexOf(']')
+    const colon = header.indexOf(':', close + 1)
+    const host = colon === -1 ? header : header.slice(0, colon)
+    return (host.endsWith('.') ? host.slice(0, -1) : host).toLowerCase()
   }
 
   /** A route parameter by name: for `/users/{id}`, `request.param('id')`. */

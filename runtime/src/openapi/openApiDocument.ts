@@ -1,5 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { MiddlewareReference, RouteDefinition } from '../routing/RouteDefinition.js'
+import { DomainPattern } from '../routing/DomainPattern.js'
+import { parsePattern, type PatternSegment } from '../routing/routePattern.js'
 import { jsonSchemaOf, NOT_CONVERTIBLE, type JsonSchema } from './jsonSchemaOf.js'
 
 /** The document's `info`: the application's package.json `name`, `version` and `description`. */
@@ -62,6 +64,18 @@ const STATUS_TEXT: Record<number, string> = {
  * (and `can…` middleware) guards it, and tags by controller or path. A schema with no JSON Schema is documented as
  * `x-fw-schema: not convertible` instead; building the document _never_ throws on a schema.
  *
+ * Route patterns that OpenAPI has no words for are put in its terms:
+ * - a segment of text and parameters, `/images/{id}.{ext}`, is OpenAPI's path templating as it is, each parameter
+ *   a required path parameter;
+ * - a catch-all `{path*}` is `{path}`;
+ * - optional parameters: OpenAPI's path parameters are always required, so `/users/{id?}` is two paths, `/users/{id}`
+ *   with the route's operationId and `/users` with the operationId and `_without_id` (`/posts/{year?}/{month?}` is
+ *   three: `…`, `…_without_month`, `…_without_year_month`); a closure route's id follows the path instead;
+ * - a domain route gets `servers`, `https://{account}.example.com` with a variable for each domain parameter (its
+ *   name as the default, which OpenAPI requires): on its path item when every operation of the path is on
+ *   that domain, else on the operation. One path and method on two hosts cannot be two operations in OpenAPI: the
+ *   route without a domain is documented (it answers on the application's own host), else the first one.
+ *
  * @example
  * ```ts
  * const document = openApiDocument(router.getRoutes(), { title: 'my-app', version: '1.0.0' })
@@ -72,16 +86,24 @@ export function openApiDocument(routes: readonly RouteDefinition[], info: OpenAp
   const paths: OpenApiDocument['paths'] = {}
   const operationIds = new Set<string>()
   let guarded = false
+  /** The route of each operation, by path and method: to settle two hosts' routes at one slot, and to place `servers`. */
+  const owners = new Map<string, Map<string, RouteDefinition>>()
   for (const route of routes) {
     for (const method of route.methods) {
-      for (const path of openApiPaths(route.pattern)) {
-        const operationId = uniqueId(baseOperationId(route, method, route.methods.length > 1), operationIds)
-        const operation = describeOperation(route, method, path, operationId, schemas)
+      for (const form of openApiForms(route.pattern)) {
+        const key = method.toLowerCase()
+        const owner = owners.get(form.path)?.get(key)
+        if (owner && owner.domain !== route.domain && (route.domain !== undefined || owner.domain === undefined)) continue
+        const operationId = uniqueId(baseOperationId(route, method, route.methods.length > 1, form), operationIds)
+        const operation = describeOperation(route, method, form.path, operationId, schemas)
         if (operation.security) guarded = true
-        ;(paths[path] ??= {})[method.toLowerCase()] = operation
+        ;(paths[form.path] ??= {})[key] = operation
+        if (!owners.has(form.path)) owners.set(form.path, new Map())
+        owners.get(form.path)!.set(key, route)
       }
     }
   }
+  for (const [path, byMethod] of owners) placeServers(paths[path]!, byMethod)
   return {
     openapi: '3.1.0',
     info,
@@ -90,12 +112,53 @@ export function openApiDocument(routes: readonly RouteDefinition[], info: OpenAp
   }
 }
 
-/** The OpenAPI paths of a route's pattern: `{path*}` as `{path}`, and an optional last `{id?}` as two paths. */
-function openApiPaths(pattern: string): string[] {
-  const path = pattern.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\*\}/g, '{$1}')
-  const optional = /\/?\{([A-Za-z_][A-Za-z0-9_]*)\?\}$/.exec(path)
-  if (!optional) return [path]
-  return [path.replace(/\?\}$/, '}'), path.slice(0, optional.index) || '/']
+/** One OpenAPI path of a route: the path, and the optional parameters it leaves out (none for the full one). */
+interface OpenApiForm {
+  readonly path: string
+  readonly without: readonly string[]
+}
+
+/** The OpenAPI paths of a route's pattern: `{path*}` as `{path}`, and one path for each number of optional parameters present. */
+function openApiForms(pattern: string): OpenApiForm[] {
+  const segments = parsePattern(pattern, `Route "${pattern}"`)
+  const forms: OpenApiForm[] = []
+  const without: string[] = []
+  for (let length = segments.length; ; length--) {
+    forms.push({ path: `/${segments.slice(0, length).map(templateOf).join('/')}`, without: [...without] })
+    const last = segments[length - 1]
+    if (last?.kind !== 'param' || !last.optional) return forms
+    without.unshift(last.name)
+  }
+}
+
+function templateOf(segment: PatternSegment): string {
+  if (segment.kind === 'static') return segment.text
+  if (segment.kind === 'mixed') return segment.literals.map((literal, index) => (index === 0 ? literal : `{${segment.names[index - 1]}}${literal}`)).join('')
+  return `{${segment.name}}`
+}
+
+/**
+ * The `servers` of domain routes: on the path item when all its operations are on one domain, else on each operation
+ * of a domain route. A server is the domain with a variable for each of its parameters.
+ */
+function placeServers(item: Record<string, unknown>, byMethod: ReadonlyMap<string, RouteDefinition>): void {
+  const routes = [...byMethod.values()]
+  if (routes.every((route) => route.domain === undefined)) return
+  const domain = routes[0]!.domain
+  if (routes.every((route) => route.domain === domain)) {
+    item.servers = serversOf(routes[0]!)
+    return
+  }
+  for (const [method, route] of byMethod) {
+    if (route.domain !== undefined) (item[method] as Record<string, unknown>).servers = serversOf(route)
+  }
+}
+
+function serversOf(route: RouteDefinition): Record<string, unknown>[] {
+  const domain = new DomainPattern(route.domain!)
+  // A server variable must have a default; a domain parameter has none, so its name stands in.
+  const variables = Object.fromEntries(domain.names.map((name) => [name, { default: name }]))
+  return [{ url: `https://${domain.pattern}`, ...(domain.names.length > 0 ? { variables } : {}) }]
 }
 
 function describeOperation(route: RouteDefinition, method: string, path: string, operationId: string, schemas: Record<string, JsonSchema>) {
@@ -183,12 +246,16 @@ function rebase(value: unknown, base: string): unknown {
   return result
 }
 
-/** The route's name; else `TaskController.store`; else the method and path: `get_api_health`. */
-function baseOperationId(route: RouteDefinition, method: string, manyMethods: boolean): string {
+/**
+ * The route's name; else `TaskController.store`; else the method and path: `get_api_health`. A path without some of
+ * the route's optional parameters adds `_without_<names>` to a name or a controller's: `users.show_without_id`.
+ */
+function baseOperationId(route: RouteDefinition, method: string, manyMethods: boolean, form: OpenApiForm): string {
   const suffix = manyMethods ? `.${method.toLowerCase()}` : ''
-  if (route.routeName) return route.routeName + suffix
-  if (typeof route.handler !== 'function') return `${route.handler[0].name}.${route.handler[1]}${suffix}`
-  const path = route.pattern.replace(/[{}?*]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')
+  const without = form.without.length > 0 ? `_without_${form.without.join('_')}` : ''
+  if (route.routeName) return route.routeName + suffix + without
+  if (typeof route.handler !== 'function') return `${route.handler[0].name}.${route.handler[1]}${suffix}${without}`
+  const path = form.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')
   return `${method.toLowerCase()}_${path || 'root'}`
 }
 
@@ -207,7 +274,7 @@ function schemaName(operationId: string, part: string): string {
 /** The controller's name without `Controller`, else the first segment of the path that is not a parameter. */
 function defaultTag(route: RouteDefinition): string {
   if (typeof route.handler !== 'function') return route.handler[0].name.replace(/Controller$/, '') || route.handler[0].name
-  return route.pattern.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? 'default'
+  return route.pattern.split('/').find((segment) => segment !== '' && !segment.includes('{')) ?? 'default'
 }
 
 /** `auth` from fw-runtime/auth (by its name, so that this module does not load the auth code), or the alias `auth`. */

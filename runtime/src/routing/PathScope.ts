@@ -1,16 +1,12 @@
 import type { Request } from '../http/Request.js'
 import type { Middleware, RouteDefinition } from './RouteDefinition.js'
+import { parsePattern, splitSegment, type PatternSegment } from './routePattern.js'
 
 /** Which of a route's paths a scope takes in: all of them, none, or some (a parameter's value decides). */
 export type Coverage = 'all' | 'none' | 'some'
 
-/** A segment of a route pattern: static text, or a parameter (`{id}`, `{id?}` at the end, a catch-all `{path*}`). */
-type RoutePart = { readonly text: string } | { readonly param: string; readonly optional: boolean; readonly rest: boolean }
-
 /** `/health`, `/api/*`, `/*`: static segments (none that reads as a parameter), and `*` only as the whole last one. */
 const PATTERN = /^\/(?:[^/*{}?#\s:][^/*{}?#\s]*\/)*(?:[^/*{}?#\s:][^/*{}?#\s]*|\*)?$/
-
-const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)([?*])?\}$/
 
 /**
  * The path pattern of `router.use(path, middleware)`: one path (`/health`), or a path and every path below it
@@ -54,11 +50,12 @@ export class PathScope {
   /** Whether the scope takes in all, none or some of the paths of a route pattern (`/users/{id?}`, `/files/{path*}`). */
   coverage(routePattern: string): Coverage {
     const parts = partsOf(routePattern)
-    const last = parts.at(-1)
-    if (last === undefined || !('param' in last) || !last.optional) return this.cover(parts)
+    let coverage = this.cover(parts)
     // `/users/{id?}` is two paths, `/users` and `/users/{id}`: the scope may take in one and not the other.
-    const without = this.cover(parts.slice(0, -1))
-    return without === this.cover(parts) ? without : 'some'
+    for (let length = parts.length; isOptional(parts[length - 1]); length--) {
+      if (this.cover(parts.slice(0, length - 1)) !== coverage) coverage = 'some'
+    }
+    return coverage
   }
 
   /** Whether a request's path lies inside the scope: for the answers that no route gives. */
@@ -90,16 +87,18 @@ export class PathScope {
     return (request: Request, next) => (this.includesPath(request.uri()) ? middleware(request, next) : next())
   }
 
-  private cover(parts: readonly RoutePart[]): Coverage {
+  private cover(parts: readonly PatternSegment[]): Coverage {
     let decided = true
     for (let i = 0; i < this.segments.length; i++) {
       const part = parts[i]
       // The route's paths end before the scope's does.
       if (part === undefined) return 'none'
-      if ('text' in part) {
+      if (part.kind === 'static') {
         if (part.text !== this.segments[i]) return 'none'
-      } else if (part.rest) {
+      } else if (part.kind === 'rest') {
         return 'some' // a catch-all takes one segment or more: its value decides
+      } else if (part.kind === 'mixed' && !splitSegment(part.literals, this.segments[i]!, [])) {
+        return 'none' // `v{version}` is never `api`
       } else {
         decided = false
       }
@@ -126,26 +125,28 @@ function nonEmpty(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '')
 }
 
-function partsOf(routePattern: string): RoutePart[] {
-  return nonEmpty(routePattern).map((segment) => {
-    const parameter = PARAMETER.exec(segment)
-    if (!parameter) return { text: segment }
-    return { param: parameter[1]!, optional: parameter[2] === '?', rest: parameter[2] === '*' }
-  })
+function partsOf(routePattern: string): PatternSegment[] {
+  return parsePattern(`/${nonEmpty(routePattern).join('/')}`, `Route "${routePattern}"`)
+}
+
+function isOptional(part: PatternSegment | undefined): boolean {
+  return part?.kind === 'param' && part.optional
 }
 
 /** The path a route matched, as segments: its pattern with the parameter values in place (a catch-all's split). */
-function pathOf(parts: readonly RoutePart[], params: Readonly<Record<string, string>>): string[] {
+function pathOf(parts: readonly PatternSegment[], params: Readonly<Record<string, string>>): string[] {
   const segments: string[] = []
   for (const part of parts) {
-    if ('text' in part) {
+    if (part.kind === 'static') {
       segments.push(part.text)
-      continue
+    } else if (part.kind === 'mixed') {
+      segments.push(part.literals.map((literal, index) => (index === 0 ? literal : params[part.names[index - 1]!] + literal)).join(''))
+    } else {
+      const value = params[part.name]
+      if (value === undefined) break // an absent optional parameter: the ones after it are absent too
+      if (part.kind === 'rest') segments.push(...nonEmpty(value))
+      else segments.push(value)
     }
-    const value = params[part.param]
-    if (value === undefined) break // an absent optional parameter, the last part
-    if (part.rest) segments.push(...nonEmpty(value))
-    else segments.push(value)
   }
   return segments
 }

@@ -1,5 +1,6 @@
 import type { ResourceOptions } from './resourceActions.js'
 import type { GroupOptions, RouteDefinition, RouteHandler } from './RouteDefinition.js'
+import type { DomainGroup } from './Router.js'
 
 /** What the facade needs of a router: its registration methods. */
 interface RouteRegistrar {
@@ -15,6 +16,7 @@ interface RouteRegistrar {
   apiResource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[]
   fallback<T>(handler: RouteHandler<T>): RouteDefinition
   group(options: GroupOptions, routes: () => void): void
+  domain(pattern: string): DomainGroup
   getRoutes(): readonly RouteDefinition[]
   url(name: string, params?: Record<string, string | number>): string
   signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string
@@ -57,6 +59,9 @@ function router(call: string): RouteRegistrar {
  * Route.group({ prefix: '/api', middleware: 'auth' }, () => {
  *   Route.post('/tasks', [TaskController, 'store'])
  * })
+ * Route.domain('{account}.example.com').group(() => {
+ *   Route.get('/', [AccountController, 'show'])
+ * })
  * ```
  */
 export const Route = {
@@ -98,6 +103,13 @@ export const Route = {
   },
   group(options: GroupOptions, routes: () => void): void {
     router('group').group(options, routes)
+  },
+  /**
+   * Routes that answer only on a host of the pattern, its parameters first for the handler (see `router.domain`):
+   * `Route.domain('{account}.example.com').group(() => { Route.get('/', …) })`.
+   */
+  domain(pattern: string): DomainGroup {
+    return router('domain').domain(pattern)
   },
   /**
    * The application's routes, at any time (not only while routes/web.ts loads). Empty before a

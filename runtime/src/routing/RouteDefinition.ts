@@ -7,7 +7,10 @@ import type { RouteContract } from './RouteContract.js'
 /** What a handler may return: a Response, or a plain object or array that becomes JSON. */
 export type HandlerResult = Response | Record<string, unknown> | readonly unknown[]
 
-/** A closure handler: the Request, then the route parameters in path order, as strings. */
+/**
+ * A closure handler: the Request, then the route parameters in order (a domain's first, then the path's), as
+ * strings; an optional parameter absent from the path is undefined (or its `.defaults()` value).
+ */
 export type RouteClosure = (request: Request, ...params: string[]) => HandlerResult | Promise<HandlerResult>
 
 type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T] & string
@@ -39,10 +42,15 @@ export interface RouteNames {
   assertOpen(change: string): void
 }
 
-/** A path prefix for every route in a group, middleware, and a name prefix. */
+/** A path prefix for every route in a group, middleware, a name prefix, and the domain the routes answer on. */
 export interface GroupOptions {
   /** A path prefix for every route in the group, e.g. `/api`. */
   prefix?: string
+  /**
+   * The host the group's routes answer on, e.g. `{account}.example.com`: its parameters come before the path's.
+   * An inner group's domain replaces an outer one's.
+   */
+  domain?: string
   middleware?: MiddlewareReference | MiddlewareReference[]
   /** A prefix for route names in the group, e.g. `admin.`. */
   as?: string
@@ -65,9 +73,15 @@ interface Constraint {
  */
 export class RouteDefinition {
   readonly methods: readonly string[]
+  /** The path pattern, as registered: `/users/{id}`. */
   readonly pattern: string
+  /** The host pattern of a domain route, `{account}.example.com`; undefined for a route that answers on any host. */
+  readonly domain: string | undefined
   readonly handler: RouteHandler
-  /** The parameter names in path order: `['user', 'post']` for `/users/{user}/posts/{post}`. */
+  /**
+   * The parameter names in order, the domain's before the path's: `['user', 'post']` for `/users/{user}/posts/{post}`,
+   * `['account', 'id']` for `/users/{id}` on `{account}.example.com`.
+   */
   readonly paramNames: readonly string[]
   readonly middlewareList: MiddlewareReference[]
   routeName: string | undefined
@@ -75,6 +89,8 @@ export class RouteDefinition {
   namePrefix = ''
   /** The constraints of `where`, checked when the path matches; null when there are none. */
   constraints: Constraint[] | null = null
+  /** The values of `.defaults()`, by parameter name; null when there are none. */
+  defaultValues: Readonly<Record<string, string>> | null = null
   /** What the route takes and gives (`.body()`, `.returns()`, `.contract()`, …); undefined when it declares nothing. */
   declared: RouteContract | undefined = undefined
   /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
@@ -91,9 +107,11 @@ export class RouteDefinition {
     paramNames: readonly string[],
     middleware: MiddlewareReference[],
     names: RouteNames,
+    domain?: string,
   ) {
     this.methods = methods
     this.pattern = pattern
+    this.domain = domain
     this.handler = handler
     this.paramNames = paramNames
     this.middlewareList = middleware
@@ -116,7 +134,9 @@ export class RouteDefinition {
   }
 
   /**
-   * Matches only when the parameter's whole value matches the pattern; otherwise the path is not found (404).
+   * Matches only when the parameter's whole value matches the pattern; otherwise the path is not found (404). Each
+   * parameter of a segment like `{id}.{ext}` is constrained apart, on the split the path gives. On a domain's
+   * parameter, a host the pattern refuses is not the route's: a route without a domain at that path answers instead.
    *
    * @example
    * ```ts
@@ -131,6 +151,26 @@ export class RouteDefinition {
     const flags = typeof pattern === 'string' ? '' : pattern.flags.replace(/[gy]/g, '')
     const constraint = { index, pattern: new RegExp(`^(?:${source})$`, flags) }
     this.constraints = [...(this.constraints ?? []).filter((existing) => existing.index !== index), constraint]
+    return this
+  }
+
+  /**
+   * The value an optional parameter takes when the path leaves it out, as Laravel's `->defaults()`: the handler gets
+   * it instead of undefined, and so does `request.param()` from the handler on (middleware before it see the path as
+   * it is). `router.url()` still leaves the parameter out when it is not given.
+   *
+   * @example
+   * ```ts
+   * Route.get('/posts/{page?}', [PostController, 'index']).defaults('page', 1) // GET /posts: page is '1'
+   * ```
+   */
+  defaults(parameter: string, value: string | number): this {
+    this.names.assertOpen(`a default on ${this}`)
+    if (!this.pattern.includes(`{${parameter}?}`)) {
+      throw new Error(`Route "${this.pattern}": a default is for an optional parameter, {${parameter}?}, and the route has none of that name`)
+    }
+    this.defaultValues = { ...this.defaultValues, [parameter]: String(value) }
+    this.pipeline = undefined
     return this
   }
 
@@ -246,8 +286,8 @@ export class RouteDefinition {
     return `${this.handler[0].name}@${this.handler[1]}`
   }
 
-  /** `GET /users/{id}`: how the route is named in error messages and logs. */
+  /** `GET /users/{id}` (`GET {account}.example.com/users/{id}` on a domain): how the route is named in error messages and logs. */
   toString(): string {
-    return `${this.methods.join('|')} ${this.pattern}`
+    return `${this.methods.join('|')} ${this.domain ?? ''}${this.pattern}`
   }
 }

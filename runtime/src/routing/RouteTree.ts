@@ -1,5 +1,6 @@
 import { HttpError } from '../http/HttpError.js'
 import type { RouteDefinition } from './RouteDefinition.js'
+import { parsePattern, shapeOf, splitSegment, type PatternSegment } from './routePattern.js'
 
 /** The routes registered for one path, by method, and the `Allow` header they add up to. */
 export interface Endpoint {
@@ -17,20 +18,28 @@ interface Node {
   readonly children: Map<string, Node>
   /** The same static children as a list, compared in place while there are few of them. */
   readonly childList: { readonly segment: string; readonly node: Node }[]
+  /** Segments of text and parameters (`{id}.{ext}`), the most literal text first; null (the common case) when none. */
+  mixed: MixedChild[] | null
   param: Node | null
   /** A catch-all `{path*}`: the rest of the path, one segment or more. */
   rest: Node | null
   endpoint: Endpoint | null
 }
 
+/** A child for a segment of text and parameters: its literals (see `splitSegment`) and the key of its form. */
+interface MixedChild {
+  readonly literals: readonly string[]
+  readonly shape: string
+  readonly node: Node
+}
+
 /** Up to this many static children are compared in place; past it, one map lookup of the segment is cheaper. */
 const SCAN_LIMIT = 8
 
-const PARAMETER = /^\{([A-Za-z_][A-Za-z0-9_]*)(\*)?\}$/
 const NO_VALUES: string[] = []
 
 function createNode(): Node {
-  return { children: new Map(), childList: [], param: null, rest: null, endpoint: null }
+  return { children: new Map(), childList: [], mixed: null, param: null, rest: null, endpoint: null }
 }
 
 function addTo(endpoint: Endpoint, method: string, route: RouteDefinition): void {
@@ -57,38 +66,54 @@ function decodeSegment(segment: string): string {
 
 /**
  * Finds the routes for a path in time that follows the path's length, not the number of routes:
- * fully static paths by one map lookup, parametric ones by walking a tree of path segments
- * (a static segment is tried before a parameter, with backtracking).
+ * fully static paths by one map lookup, parametric ones by walking a tree of path segments.
+ * At each segment the walk tries, in this order and backtracking to the next when the rest of the path
+ * does not match: a static segment (`me`), segments of text and parameters (`{id}.{ext}`, see
+ * `splitSegment`), a whole-segment parameter (`{id}`), a catch-all (`{path*}`).
  */
 export class RouteTree {
   private readonly statics = new Map<string, Endpoint>()
   private readonly root = createNode()
 
   /**
-   * Registers a route for one method; a segment holding `{` is a parameter
-   * (`parameterNames` has checked the pattern before).
+   * Registers a route for one method. A pattern with optional parameters at its end (`/posts/{year?}/{month?}`) is
+   * registered once per form, with all, some and none of them (`/posts/{year}/{month}`, `/posts/{year}`, `/posts`):
+   * the values of those absent are not in a match. Throws on a malformed pattern (see `parsePattern`).
    */
   add(method: string, pattern: string, route: RouteDefinition): void {
-    const path = normalizePath(pattern)
-    if (!path.includes('{')) {
+    const segments = parsePattern(normalizePath(pattern), `Route "${pattern}"`)
+    let length = segments.length
+    for (;;) {
+      this.addForm(method, segments.slice(0, length), route)
+      const last = segments[length - 1]
+      if (last?.kind !== 'param' || !last.optional) return
+      length--
+    }
+  }
+
+  private addForm(method: string, segments: readonly PatternSegment[], route: RouteDefinition): void {
+    if (segments.every((segment) => segment.kind === 'static')) {
+      const path = `/${segments.map((segment) => segment.text).join('/')}`
       let endpoint = this.statics.get(path)
       if (!endpoint) this.statics.set(path, (endpoint = { routes: new Map(), allow: '' }))
       addTo(endpoint, method, route)
       return
     }
     let node = this.root
-    for (const segment of path.split('/').slice(1)) {
-      if (segment.endsWith('*}')) {
+    for (const segment of segments) {
+      if (segment.kind === 'rest') {
         node.rest ??= createNode()
         node = node.rest
-      } else if (segment.includes('{')) {
+      } else if (segment.kind === 'param') {
         node.param ??= createNode()
         node = node.param
+      } else if (segment.kind === 'mixed') {
+        node = mixedChild(node, segment.literals)
       } else {
-        let child = node.children.get(segment)
+        let child = node.children.get(segment.text)
         if (!child) {
-          node.children.set(segment, (child = createNode()))
-          node.childList.push({ segment, node: child })
+          node.children.set(segment.text, (child = createNode()))
+          node.childList.push({ segment: segment.text, node: child })
         }
         node = child
       }
@@ -114,22 +139,21 @@ export class RouteTree {
     }
     return endpoint ? { endpoint, values: NO_VALUES } : found ? { endpoint: found, values } : null
   }
+}
 
-  /** Parameter names of a pattern in order; throws on a malformed parameter. */
-  static parameterNames(pattern: string): string[] {
-    const names: string[] = []
-    for (const segment of pattern.split('/')) {
-      if (!segment.includes('{') && !segment.includes('}')) continue
-      const match = PARAMETER.exec(segment)
-      if (!match) {
-        throw new Error(`Route "${pattern}": a parameter must be a whole path segment like {id}, got "${segment}"`)
-      }
-      if (names.includes(match[1]!)) throw new Error(`Route "${pattern}": parameter {${match[1]}} appears twice`)
-      if (match[2] && !pattern.endsWith(segment)) throw new Error(`Route "${pattern}": a catch-all {${match[1]}*} must be the last segment`)
-      names.push(match[1]!)
-    }
-    return names
-  }
+/**
+ * The child of a node for a segment of text and parameters, made on first use; one for each form of segment
+ * (`{id}.{ext}` and `{name}.{format}` share one). The children are tried in order of the length of their text,
+ * longest first, so that `{name}.tar.gz` is tried before `{name}.{ext}`; forms of equal length in the order added.
+ */
+function mixedChild(node: Node, literals: readonly string[]): Node {
+  const shape = shapeOf({ kind: 'mixed', literals, names: [] })
+  const existing = node.mixed?.find((child) => child.shape === shape)
+  if (existing) return existing.node
+  const child = { literals, shape, node: createNode() }
+  const text = (entry: MixedChild) => entry.literals.join('').length
+  node.mixed = [...(node.mixed ?? []), child].sort((a, b) => text(b) - text(a))
+  return child.node
 }
 
 /**
@@ -146,6 +170,16 @@ function walk(node: Node, path: string, start: number, decoded: readonly string[
   if (child) {
     const found = walk(child, path, end + 1, decoded, index + 1, values)
     if (found) return found
+  }
+  if (node.mixed !== null && end > start) {
+    const text = segment ?? path.slice(start, end)
+    for (const { literals, node: next } of node.mixed) {
+      const mark = values.length
+      if (!splitSegment(literals, text, values)) continue
+      const found = walk(next, path, end + 1, decoded, index + 1, values)
+      if (found) return found
+      values.length = mark
+    }
   }
   if (node.param && end > start) {
     values.push(segment ?? path.slice(start, end))

@@ -18,6 +18,7 @@ import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
 import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
 import { checkParams } from './checkParams.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
+import { DomainPattern } from './DomainPattern.js'
 import { isPathPattern, PathScope } from './PathScope.js'
 import { renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
@@ -30,8 +31,9 @@ import {
   type MiddlewareReference,
   type RouteHandler,
 } from './RouteDefinition.js'
+import { namesOf, parsePattern } from './routePattern.js'
 import { RouteTree, type RouteMatch } from './RouteTree.js'
-import { routeUrl } from './routeUrl.js'
+import { routeOrigin, routeUrl } from './routeUrl.js'
 import { UrlSigner } from './UrlSigner.js'
 import { verifySignature } from './verifySignature.js'
 
@@ -59,6 +61,18 @@ const DEFAULT_HANDLER_TIMEOUT = 30_000
 interface GlobalEntry {
   readonly middleware: MiddlewareReference
   readonly scope: PathScope | undefined
+}
+
+/** The routes of one domain pattern (of one shape: `{account}.example.com` and `{team}.example.com` share it). */
+interface DomainRoutes {
+  readonly domain: DomainPattern
+  readonly tree: RouteTree
+}
+
+/** What `router.domain(pattern)` gives: `.group(routes)`, as Laravel's `Route::domain(…)->group(…)`. */
+export interface DomainGroup {
+  /** Registers the routes that `routes` adds on the domain (inside the groups around this call). */
+  group(routes: () => void): void
 }
 
 /** A `router.use(path, …)` registration, as `getPathMiddleware()` lists it. */
@@ -103,6 +117,8 @@ export class Router {
 
   private readonly logger: Logger
   private readonly tree = new RouteTree()
+  /** The routes of each domain, fewest parameters first; null (the common case) until a route has a domain. */
+  private domains: DomainRoutes[] | null = null
   private readonly definitions: RouteDefinition[] = []
   private readonly named = new Map<string, RouteDefinition>()
   /** Every `router.use`, in the order added; path-scoped ones in their place among the others. */
@@ -245,6 +261,25 @@ export class Router {
   }
 
   /**
+   * Routes that answer only on a host of the pattern (the Host header without its port): its parameters, one whole
+   * label each (`{account}`) or text and parameters (`{account}-eu`), come before the path's, for the handler,
+   * `request.param()` and `where`. A domain route wins over a route without a domain at the same path; on another
+   * host it is not there. `router.url()` of a domain route is an absolute URL. The same as
+   * `router.group({ domain }, routes)`.
+   *
+   * @example
+   * ```ts
+   * router.domain('{account}.example.com').group(() => {
+   *   router.get('/users/{id}', (request: Request, account: string, id: string) => ({ account, id })).where('account', /[a-z]+/)
+   * })
+   * ```
+   */
+  domain(pattern: string): DomainGroup {
+    new DomainPattern(pattern) // a malformed pattern throws here, at the call that gives it
+    return { group: (routes) => this.group({ domain: pattern }, routes) }
+  }
+
+  /**
    * Adds middleware that runs for every request, in the order added, around route middleware. Given a path pattern
    * first (as Hono's `app.use('/api/*', cors())`, or the `paths` of Laravel's CORS), it runs, in its place among the
    * others, for the requests whose path matches it: routes, 404s, 405s and OPTIONS answers alike. `/api/*` is `/api`
@@ -360,9 +395,14 @@ export class Router {
    * ```
    */
   url(name: string, params: Record<string, string | number> = {}): string {
+    const route = this.namedRoute(name)
+    return (routeOrigin(route, params) ?? '') + routeUrl(route, params)
+  }
+
+  private namedRoute(name: string): RouteDefinition {
     const route = this.named.get(name)
     if (!route) throw new Error(`No route is named "${name}"`)
-    return routeUrl(route, params)
+    return route
   }
 
   /**
@@ -384,10 +424,11 @@ export class Router {
     for (const reserved of ['expires', 'signature']) {
       if (reserved in params) throw new TypeError(`signedUrl(): "${reserved}" is the signature's own parameter; name yours otherwise`)
     }
-    const base = appUrl('signed links')
+    const route = this.namedRoute(name)
+    const base = routeOrigin(route, params) ?? appUrl('signed links')
     this.signer ??= UrlSigner.fromEnvironment()
     const expiresAt = expiresIn === undefined ? undefined : Date.now() / 1000 + expiresIn
-    return base + this.signer.sign(this.url(name, params), expiresAt)
+    return base + this.signer.sign(routeUrl(route, params), expiresAt)
   }
 
   /**
@@ -401,7 +442,8 @@ export class Router {
    * ```
    */
   absoluteUrl(name: string, params: Record<string, string | number> = {}): string {
-    return appUrl('links in mail') + this.url(name, params)
+    const route = this.namedRoute(name)
+    return (routeOrigin(route, params) ?? appUrl('links in mail')) + routeUrl(route, params)
   }
 
   /**
@@ -460,7 +502,8 @@ export class Router {
       const method = request.method()
       let match: RouteMatch | null
       try {
-        match = this.tree.find(request.uri(), method)
+        // Only an application with domain routes reads the host.
+        match = this.domains === null ? this.tree.find(request.uri(), method) : this.findOnHost(request, method)
       } catch (error) {
         // A malformed path (400) still goes through the global middleware, as a 404 does.
         return this.answer(this.throughGlobal(request, () => Promise.reject(error)), request)
@@ -494,6 +537,30 @@ export class Router {
     response.addHeaderIfAbsent('X-Request-Id', 'x-request-id', request.id())
     if (this.addPageHeaders !== undefined && isHtml(response)) this.addPageHeaders(response, request)
     return response
+  }
+
+  /**
+   * The match of a request in an application with domain routes: the routes of the domains its host matches, in
+   * order, fewest parameters first (`admin.example.com` before `{account}.example.com`), then the routes without a
+   * domain. A domain's values come before the path's. The first match with a route for the method whose constraints
+   * accept the values wins; else the first match at all, for the 405 or 404.
+   */
+  private findOnHost(request: Request, method: string): RouteMatch | null {
+    const path = request.uri()
+    const host = request.host()
+    let first: RouteMatch | null = null
+    for (const { domain, tree } of this.domains!) {
+      const hostValues = domain.match(host)
+      if (hostValues === null) continue
+      const found = tree.find(path, method)
+      if (found === null) continue
+      const match = { endpoint: found.endpoint, values: hostValues.concat(found.values) }
+      if (this.routeFor(match, method)) return match
+      first ??= match
+    }
+    const plain = this.tree.find(path, method)
+    if (first === null || (plain !== null && this.routeFor(plain, method))) return plain
+    return first
   }
 
   /** The route for the method at a matched path, if its constraints accept the values. */
@@ -565,7 +632,8 @@ export class Router {
       for (const reference of route.middlewareList) layers.push(this.resolveMiddleware(reference))
       route.layers = layers
       const handler = handlerStep(route, this.container)
-      route.pipeline = compose(layers, route.declared?.params ? checkParams(route, handler) : handler, route, this.render)
+      const checked = route.declared?.params ? checkParams(route, handler) : handler
+      route.pipeline = compose(layers, route.defaultValues ? withDefaults(route, checked) : checked, route, this.render)
     }
     if (this.globalLayers) return
     this.globalLayers = global.map(({ layer, scope }) => (scope ? scope.layerForPaths(layer) : layer))
@@ -643,18 +711,27 @@ export class Router {
     const upper = methods.map((method) => method.toUpperCase())
     const fullPattern = joinPaths([...this.groups.map((group) => group.prefix ?? ''), pattern])
     checkHandler(fullPattern, handler as RouteHandler)
-    const optional = /\{([A-Za-z_][A-Za-z0-9_]*)\?\}$/.exec(fullPattern)
-    const required = optional ? fullPattern.replace(/\?\}$/, '}') : fullPattern
-    const paramNames = RouteTree.parameterNames(required)
+    const domain = this.groups.findLast((group) => group.domain !== undefined)?.domain
+    const host = domain === undefined ? undefined : new DomainPattern(domain)
+    const paramNames = parsePattern(fullPattern, `Route "${fullPattern}"`).flatMap(namesOf)
+    const shared = paramNames.find((name) => host?.names.includes(name))
+    if (shared !== undefined) throw new Error(`Route "${fullPattern}": parameter {${shared}} is in its domain ${domain} and in its path`)
     const middleware = this.groups.flatMap((group) => group.middleware ?? [])
-    const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, paramNames, middleware, this)
+    const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, [...(host?.names ?? []), ...paramNames], middleware, this, domain)
     route.namePrefix = this.groups.map((group) => group.as ?? '').join('')
-    for (const method of upper) {
-      this.tree.add(method, required, route)
-      if (optional) this.tree.add(method, required.slice(0, optional.index).replace(/\/$/, '') || '/', route)
-    }
+    const tree = host ? this.domainTree(host) : this.tree
+    for (const method of upper) tree.add(method, fullPattern, route)
     this.definitions.push(route)
     return route
+  }
+
+  /** The tree of a domain's routes, made on its first route; the domains stay in order, fewest parameters first. */
+  private domainTree(domain: DomainPattern): RouteTree {
+    const existing = this.domains?.find((routes) => routes.domain.shape === domain.shape)
+    if (existing) return existing.tree
+    const routes = { domain, tree: new RouteTree() }
+    this.domains = [...(this.domains ?? []), routes].sort((a, b) => a.domain.names.length - b.domain.names.length)
+    return routes.tree
   }
 
   private resolveMiddleware(reference: MiddlewareReference): Middleware {
@@ -679,6 +756,28 @@ function paramsOf(route: RouteDefinition, values: readonly string[]): Record<str
   const params = Object.create(PARAMS) as Record<string, string>
   for (let i = 0; i < values.length; i++) params[route.paramNames[i]!] = values[i]!
   return params
+}
+
+/**
+ * The route's handler step (with its parameter checks) behind the values of its `.defaults()`: when the path left out
+ * an optional parameter that has one, the checks, the handler and `request.param()` get the default instead. The
+ * middleware before it see the parameters of the path as it is (a path-scoped `router.use` judges the path itself).
+ * Only a route with defaults gets this step.
+ */
+function withDefaults(route: RouteDefinition, pipeline: Pipeline): Pipeline {
+  const names = route.paramNames
+  const defaults = route.defaultValues!
+  return (request, values) => {
+    if (values.length === names.length) return pipeline(request, values)
+    // An absent parameter without a default stays undefined, for the handler as for request.param().
+    const filled: (string | undefined)[] = values.slice()
+    for (let i = values.length; i < names.length; i++) filled.push(defaults[names[i]!])
+    while (filled.length > 0 && filled.at(-1) === undefined) filled.pop()
+    const params = Object.create(PARAMS) as Record<string, string>
+    for (let i = 0; i < filled.length; i++) if (filled[i] !== undefined) params[names[i]!] = filled[i]!
+    request.params = params
+    return pipeline(request, filled as string[])
+  }
 }
 
 /** `APP_URL` without its trailing slash; an Error saying what to set when it is not an http(s) origin. */

@@ -12,6 +12,8 @@ export function checkParams(route: RouteDefinition, handler: Pipeline): Pipeline
   const checks = route.paramNames.map((name, index) => ({ index, schema: declared[name] })).filter((check) => check.schema !== undefined)
   return async (request, values) => {
     for (const { index, schema } of checks) {
+      // An optional parameter the path leaves out has nothing to check.
+      if (values[index] === undefined) continue
       let result = schema!['~standard'].validate(values[index])
       if (result instanceof Promise) result = await result
       if (result.issues) throw new HttpError(404, 'Not Found')

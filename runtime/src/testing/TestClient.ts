@@ -61,12 +61,15 @@ export class TestClient {
 
   /**
    * Any request, as `fetch` takes it, with a path instead of a URL: `client.fetch('/upload', { method: 'POST', body: form })`.
-   * The path reaches the router as written (nothing is normalized or re-encoded).
+   * The path reaches the router as written (nothing is normalized or re-encoded). The Host is `localhost`, or the host
+   * of an absolute URL, for domain routes: `client.get('http://acme.example.com/users')`.
    */
   async fetch(path: string, init: RequestInit = {}): Promise<TestResponse> {
     // A standard Request does what fetch would with the body (JSON text, a form, FormData with its boundary).
-    const web = new globalThis.Request(new URL(path, 'http://localhost'), init)
-    const headers: Record<string, string> = { host: 'localhost' }
+    const url = new URL(path, 'http://localhost')
+    const web = new globalThis.Request(url, init)
+    // An absolute URL names the host, for domain routes: client.get('http://acme.example.com/users').
+    const headers: Record<string, string> = { host: url.host }
     web.headers.forEach((value, name) => {
       headers[name] = value
     })

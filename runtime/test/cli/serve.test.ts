@@ -282,6 +282,41 @@ describe('fw route:list', () => {
     ])
   })
 
+  it('shows a Domain column when a route has a domain, and optional parameters and segment parameters as written', async () => {
+    app.write(
+      'routes/web.ts',
+      [
+        "import { Route } from 'fw-runtime'",
+        '',
+        "Route.get('/', () => ({ status: 'running' })).name('home')",
+        "Route.get('/images/{id}.{ext}', () => ({})).name('images.show')",
+        "Route.get('/posts/{year?}/{month?}', () => ({})).name('archive')",
+        "Route.domain('{account}.example.com').group(() => {",
+        "  Route.get('/users/{id}', () => ({})).name('tenant.user')",
+        '})',
+        '',
+      ].join('\n'),
+    )
+
+    const result = await app.fw(['route:list'])
+
+    expect(result.stderr).toBe('')
+    const lines = result.stdout.trim().split('\n')
+    expect(lines[0]!.split(/ {2,}/)).toEqual(['Method', 'Domain', 'Path', 'Name', 'Handler', 'Middleware'])
+    // A route without a domain leaves its cell empty: the columns are read by their place in the header.
+    const start = (title: string) => lines[0]!.indexOf(title)
+    const cells = (line: string) => ['Domain', 'Path', 'Name'].map((title, index, titles) => {
+      const end = index + 1 < titles.length ? start(titles[index + 1]!) : start('Handler')
+      return line.slice(start(title), end).trim()
+    })
+    expect(lines.slice(2).map(cells)).toEqual([
+      ['', '/', 'home'],
+      ['', '/images/{id}.{ext}', 'images.show'],
+      ['', '/posts/{year?}/{month?}', 'archive'],
+      ['{account}.example.com', '/users/{id}', 'tenant.user'],
+    ])
+  })
+
   it('tells two controllers of one name apart by their folder', async () => {
     app.write('App/Controllers/UserController.ts', 'export class UserController {\n  show() {\n    return { user: 1 }\n  }\n}\n')
     app.write('App/Controllers/Api/UserController.ts', 'export class UserController {\n  store() {\n    return { api: true }\n  }\n}\n')

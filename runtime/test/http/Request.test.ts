@@ -281,3 +281,26 @@ describe('Request: the query string', () => {
     expect({ ...requestFor(`/path?${search}`).query() }).toEqual(expected(search))
   })
 })
+
+describe('Request: host()', () => {
+  it.each<[string | undefined, string]>([
+    ['acme.example.com', 'acme.example.com'],
+    ['Acme.Example.COM:8000', 'acme.example.com'],
+    ['example.com.', 'example.com'],
+    ['127.0.0.1:3000', '127.0.0.1'],
+    ['[::1]:8000', '[::1]'],
+    ['[::1]', '[::1]'],
+    [undefined, ''],
+  ])('is the Host header %j without its port, in lower case: %j', (header, host) => {
+    const request = requestFor('/')
+    if (header !== undefined) request.raw.headers.host = header
+    expect(request.host()).toBe(host)
+  })
+
+  it('never reads X-Forwarded-Host', () => {
+    const request = requestFor('/')
+    request.raw.headers.host = 'example.com'
+    request.raw.headers['x-forwarded-host'] = 'evil.example.org'
+    expect(request.host()).toBe('example.com')
+  })
+})

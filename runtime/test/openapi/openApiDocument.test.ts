@@ -165,6 +165,78 @@ describe('openApiDocument', () => {
   })
 })
 
+describe('openApiDocument of route patterns OpenAPI has no words for', () => {
+  const router = new Router(new Container())
+  router.get('/images/{id}.{ext}', () => ({})).name('images.show').params({ ext: z.enum(['jpg', 'png']) })
+  router.get('/files/{name}-v{version}', [PostController, 'show'])
+  router.get('/users/{id?}', () => ({})).name('users.show')
+  router.get('/reports/{year?}/{month?}', [PostController, 'index'])
+  router.get('/archive/{year?}', () => ({}))
+  router.get('/', () => ({})).name('home')
+  router.domain('{account}.example.com').group(() => {
+    router.get('/members/{id}', () => ({})).name('tenant.member')
+    router.put('/members/{id}', () => ({})).name('tenant.member.update')
+    router.get('/', () => ({})).name('tenant.home')
+    router.delete('/archive', () => ({})).name('tenant.archive.clear')
+  })
+  router.group({ domain: '{account}.{region}.example.com' }, () => {
+    router.get('/regional/{page?}', () => ({})).name('regional').defaults('page', 1)
+  })
+  router.group({ domain: 'admin.example.com' }, () => {
+    router.get('/admin', () => ({})).name('admin')
+  })
+  const document = openApiDocument(router.commit().getRoutes(), info) as any
+
+  it('is a valid OpenAPI 3.1.0 document, as @readme/openapi-parser judges it', async () => {
+    const result = await validateOpenApi(structuredClone(document))
+    expect(result.valid ? [] : result.errors).toEqual([])
+  })
+
+  it('templates a segment of text and parameters as it is, each parameter required', () => {
+    const show = document.paths['/images/{id}.{ext}'].get
+    expect(show.parameters.map((parameter: any) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ['id', 'path', true],
+      ['ext', 'path', true],
+    ])
+    expect(show.parameters[1].schema).toMatchObject({ enum: ['jpg', 'png'] })
+    expect(document.paths['/files/{name}-v{version}'].get.parameters.map((parameter: any) => parameter.name)).toEqual(['name', 'version'])
+    expect(document.paths['/files/{name}-v{version}'].get.tags).toEqual(['Post'])
+  })
+
+  it('makes a path of each number of optional parameters present, with operationIds told apart by what they leave out', () => {
+    expect(Object.keys(document.paths).filter((path) => /^\/(users|reports|archive)/.test(path))).toEqual([
+      '/users/{id}', '/users', '/reports/{year}/{month}', '/reports/{year}', '/reports', '/archive/{year}', '/archive',
+    ])
+    expect(document.paths['/users/{id}'].get.operationId).toBe('users.show')
+    expect(document.paths['/users'].get.operationId).toBe('users.show_without_id')
+    expect(document.paths['/users'].get.parameters).toBeUndefined()
+    expect(document.paths['/reports/{year}/{month}'].get.operationId).toBe('PostController.index')
+    expect(document.paths['/reports/{year}'].get.operationId).toBe('PostController.index_without_month')
+    expect(document.paths['/reports'].get.operationId).toBe('PostController.index_without_year_month')
+    expect(document.paths['/archive/{year}'].get.operationId).toBe('get_archive_year')
+    expect(document.paths['/archive'].get.operationId).toBe('get_archive')
+  })
+
+  it('gives a domain route servers with a variable per domain parameter, on the path item when the whole path is on that domain', () => {
+    const server = { url: 'https://{account}.example.com', variables: { account: { default: 'account' } } }
+    expect(document.paths['/members/{id}'].servers).toEqual([server])
+    expect(document.paths['/members/{id}'].get.parameters.map((parameter: any) => parameter.name)).toEqual(['id'])
+    expect(document.paths['/regional/{page}'].servers).toEqual([
+      { url: 'https://{account}.{region}.example.com', variables: { account: { default: 'account' }, region: { default: 'region' } } },
+    ])
+    expect(document.paths['/admin'].servers).toEqual([{ url: 'https://admin.example.com' }])
+    // /archive holds GET without a domain and DELETE on one: the servers go on the operation.
+    expect(document.paths['/archive'].servers).toBeUndefined()
+    expect(document.paths['/archive'].get.servers).toBeUndefined()
+    expect(document.paths['/archive'].delete.servers).toEqual([server])
+  })
+
+  it('keeps the route without a domain where two hosts share a path and a method', () => {
+    expect(document.paths['/'].get.operationId).toBe('home')
+    expect(document.paths['/'].servers).toBeUndefined()
+  })
+})
+
 describe('contracts over HTTP', () => {
   let server: RunningServer
   let document: any

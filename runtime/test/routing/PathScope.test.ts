@@ -46,6 +46,16 @@ describe('PathScope: the path pattern of router.use(path, middleware)', () => {
     ['/users', '/users', 'all'],
     ['/*', '/{path*}', 'all'],
     ['/*', '/', 'all'],
+    ['/api/*', '/api/{id}.{ext}', 'all'],
+    ['/api/*', '/{lang}-{region}/about', 'none'],
+    ['/en-GB/*', '/{lang}-{region}/about', 'some'],
+    ['/v1/*', '/v{version}/users', 'some'],
+    ['/api/*', '/v{version}/users', 'none'],
+    ['/posts/*', '/posts/{year?}/{month?}', 'all'],
+    ['/posts', '/posts/{year?}/{month?}', 'some'],
+    ['/posts/2024', '/posts/{year?}/{month?}', 'some'],
+    ['/posts/2024/*', '/posts/{year?}/{month?}', 'some'],
+    ['/archive/*', '/posts/{year?}/{month?}', 'none'],
   ])('%s against the route %s: %s', (pattern, route, coverage) => {
     expect(new PathScope(pattern).coverage(route)).toBe(coverage)
   })

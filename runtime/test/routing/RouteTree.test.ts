@@ -69,3 +69,78 @@ describe('RouteTree', () => {
     expect(lookup(tree, '/users/5', 'HEAD')).toEqual({ route: 'users.show', values: ['5'] })
   })
 })
+
+describe('RouteTree: segments of text and parameters', () => {
+  const tree = new RouteTree()
+  tree.add('GET', '/images/{id}.{ext}', route('images.show'))
+  tree.add('GET', '/images/{id}', route('images.plain'))
+  tree.add('GET', '/images/latest.jpg', route('images.latest'))
+  tree.add('GET', '/images/{id}.tar.gz', route('images.tarball'))
+  tree.add('GET', '/files/{name}-v{version}', route('files.version'))
+  tree.add('GET', '/{lang}-{region}/about', route('about'))
+  tree.add('GET', '/{page}/about', route('page.about'))
+  tree.add('GET', '/docs/{id}.{ext}/raw', route('docs.raw'))
+  tree.add('GET', '/docs/{slug}/edit', route('docs.edit'))
+
+  it('splits a segment at the text between its parameters', () => {
+    expect(lookup(tree, '/images/photo.jpg')).toEqual({ route: 'images.show', values: ['photo', 'jpg'] })
+    expect(lookup(tree, '/images/a.b.c')).toEqual({ route: 'images.show', values: ['a', 'b.c'] })
+    expect(lookup(tree, '/files/my-lib-v2')).toEqual({ route: 'files.version', values: ['my-lib', '2'] })
+    expect(lookup(tree, '/en-GB/about')).toEqual({ route: 'about', values: ['en', 'GB'] })
+  })
+
+  it('tries a static segment first, then the segments of text (the most text first), then a whole parameter', () => {
+    expect(lookup(tree, '/images/latest.jpg')).toEqual({ route: 'images.latest', values: [] })
+    expect(lookup(tree, '/images/site.tar.gz')).toEqual({ route: 'images.tarball', values: ['site'] })
+    expect(lookup(tree, '/images/site.zip')).toEqual({ route: 'images.show', values: ['site', 'zip'] })
+    expect(lookup(tree, '/images/photo')).toEqual({ route: 'images.plain', values: ['photo'] })
+    expect(lookup(tree, '/images/.jpg')).toEqual({ route: 'images.plain', values: ['.jpg'] })
+    expect(lookup(tree, '/home/about')).toEqual({ route: 'page.about', values: ['home'] })
+  })
+
+  it('backtracks from a segment of text to a whole parameter when the rest of the path does not match', () => {
+    expect(lookup(tree, '/docs/a.md/raw')).toEqual({ route: 'docs.raw', values: ['a', 'md'] })
+    expect(lookup(tree, '/docs/a.md/edit')).toEqual({ route: 'docs.edit', values: ['a.md'] })
+    expect(lookup(tree, '/en-GB/contact')).toBeNull()
+  })
+
+  it('splits the decoded segment: an encoded separator is the separator, other encoded text stays in the value', () => {
+    expect(lookup(tree, '/images/J%C3%BCrgen.jpg')).toEqual({ route: 'images.show', values: ['Jürgen', 'jpg'] })
+    expect(lookup(tree, '/images/photo%2Ejpg')).toEqual({ route: 'images.show', values: ['photo', 'jpg'] })
+    expect(lookup(tree, '/images/a%2Fb.jpg')).toEqual({ route: 'images.show', values: ['a/b', 'jpg'] })
+    expect(lookup(tree, '/files/caf%C3%A9-v1%20beta')).toEqual({ route: 'files.version', values: ['café', '1 beta'] })
+  })
+
+  it('shares a node between segments that differ only in their parameter names', () => {
+    const shared = new RouteTree()
+    shared.add('GET', '/a/{id}.{ext}', route('get'))
+    shared.add('POST', '/a/{name}.{format}', route('post'))
+    expect(shared.find('/a/x.y', 'POST')?.endpoint.allow).toBe('GET, HEAD, OPTIONS, POST')
+  })
+})
+
+describe('RouteTree: optional parameters', () => {
+  const tree = new RouteTree()
+  tree.add('GET', '/users/{id?}', route('users'))
+  tree.add('GET', '/posts/{year?}/{month?}', route('archive'))
+  tree.add('GET', '/{page?}', route('page'))
+
+  it('matches with and without them, the absent ones left out of the values', () => {
+    expect(lookup(tree, '/users/5')).toEqual({ route: 'users', values: ['5'] })
+    expect(lookup(tree, '/users')).toEqual({ route: 'users', values: [] })
+    expect(lookup(tree, '/users/')).toEqual({ route: 'users', values: [] })
+    expect(lookup(tree, '/posts/2024/05')).toEqual({ route: 'archive', values: ['2024', '05'] })
+    expect(lookup(tree, '/posts/2024')).toEqual({ route: 'archive', values: ['2024'] })
+    expect(lookup(tree, '/posts/2024/')).toEqual({ route: 'archive', values: ['2024'] })
+    expect(lookup(tree, '/posts')).toEqual({ route: 'archive', values: [] })
+    expect(lookup(tree, '/posts/2024/05/01')).toBeNull()
+    expect(lookup(tree, '/')).toEqual({ route: 'page', values: [] })
+    expect(lookup(tree, '/about')).toEqual({ route: 'page', values: ['about'] })
+  })
+
+  it('refuses a required parameter after an optional one, naming the route', () => {
+    expect(() => new RouteTree().add('GET', '/posts/{year?}/{month}', route('x'))).toThrow(
+      'Route "/posts/{year?}/{month}": the optional parameter {year?} is followed by "{month}"',
+    )
+  })
+})

@@ -286,7 +286,8 @@ describe('Router registration and lookup', () => {
 
   it('refuses malformed patterns and handlers at registration, naming the route', () => {
     const router = new Router(new Container())
-    expect(() => router.get('/files/{name}.txt', () => ({}))).toThrow('a parameter must be a whole path segment')
+    expect(() => router.get('/files/{name}{ext}', () => ({}))).toThrow('has no text between the parameters')
+    expect(() => router.get('/files/{name?}.txt', () => ({}))).toThrow('an optional parameter {name?} must be a whole path segment')
     expect(() => router.get('/a/{id}/b/{id}', () => ({}))).toThrow('parameter {id} appears twice')
     expect(() => router.get('/x', [UserController, 'missing' as 'show'])).toThrow('UserController has no method "missing"')
     expect(() => router.get('/y', 'nope' as never)).toThrow("a handler is a function or [Controller, 'method']")

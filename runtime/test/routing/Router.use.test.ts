@@ -39,6 +39,7 @@ function buildRouter(): Router {
   router.get('/{section}/items', ok)
   router.get('/assets/{path*}', ok)
   router.get('/users/{id?}', ok)
+  router.get('/{file}.{ext}/raw', ok)
   return router
 }
 
@@ -68,6 +69,8 @@ describe.each(transports)('router.use(path, middleware) on $name', ({ open }) =>
     ['/assets/css/site.css', '200 first last'],
     ['/users', '200 first last list'],
     ['/users/5', '200 first last'],
+    ['/api.json/raw', '200 first last'],
+    ['/api-docs/raw', '404 first last'],
   ])('GET %s runs the middleware of its paths, in the order added: %s', async (path, expected) => {
     expect(await trace(path)).toBe(expected)
   })
