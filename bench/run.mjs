@@ -9,6 +9,7 @@ import { stopDatabases } from './lib/database.mjs'
 import { DB_CASES } from './lib/db-cases.mjs'
 import { runDbSuite } from './lib/db-suite.mjs'
 import { QUEUE_PARTICIPANTS, runQueueSuite } from './lib/queue-suite.mjs'
+import { runTypesSuite } from './lib/types-suite.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
@@ -18,12 +19,14 @@ import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, lo
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --suite default|db|queue
+  --suite default|db|queue|types
                        default: routing and JSON, no database. db: TechEmpower's test types (json,
                        plaintext, db, queries1, queries20, updates20, fortunes) against a PostgreSQL 15
                        the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md).
                        queue: Fw's job queue on PostgreSQL and SQLite, and pg-boss used directly: jobs/s
-                       dispatched and drained, and the delay from dispatch to start
+                       dispatched and drained, and the delay from dispatch to start. types: tsc's time
+                       over a typed client of N routes, Fw's (fw types, createClient) and Hono's (hc),
+                       and the time of writing .fw/api.d.ts
   --jobs N             queue suite: jobs dispatched, then drained, per run (default 10000, smoke 300)
   --workers 1,4        queue suite: worker processes draining them, one run per count (default 1,4; smoke 1)
   --smoke              a few seconds per server, every answer checked (what CI runs)
@@ -40,7 +43,9 @@ const USAGE = `Usage: npm run bench -- [options]
                        fw-pg, pgboss, fw-sqlite)
   --cases a,b          only these cases (hello, user, echo, routes; db suite: its test types)
   --pool N             db suite: connections in every server's pg pool (default 10)
-  --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
+  --routes 10,100      route counts for the routes case (default 10,100,1000,10000; types suite: the
+                       routes of each app, default 100,200,400, smoke 10)
+  --keep               types suite: leave the generated apps in their folder under the system's temporary one
   --add id=FILE        also measure another server file (same routes, PORT and BENCH_ROUTES from the env)
   --tool wrk|autocannon  the load generator (default: wrk when installed)
   --no-pin             do not pin the server and the load generator to separate cores
@@ -70,6 +75,7 @@ function options() {
         cases: { type: 'string' },
         routes: { type: 'string' },
         add: { type: 'string', multiple: true },
+        keep: { type: 'boolean', default: false },
         tool: { type: 'string' },
         'no-pin': { type: 'boolean', default: false },
         out: { type: 'string' },
@@ -91,8 +97,9 @@ function options() {
   }
   const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
   const smoke = values.smoke
-  if (!['default', 'db', 'queue'].includes(values.suite)) fail(`--suite is default, db or queue, got "${values.suite}"`)
+  if (!['default', 'db', 'queue', 'types'].includes(values.suite)) fail(`--suite is default, db, queue or types, got "${values.suite}"`)
   if (values.suite === 'queue') return queueOptions(values, { number, list, smoke })
+  if (values.suite === 'types') return typesOptions(values, { number, list, smoke })
   const db = values.suite === 'db'
   const all = db ? dbServerList() : serverList()
   const wanted = list('servers')
@@ -154,6 +161,48 @@ function queueOptions(values, { number, list, smoke }) {
   }
 }
 
+/** `--suite types`: route counts, rounds, and whether to keep the generated apps. */
+function typesOptions(values, { number, list, smoke }) {
+  const routeCounts = (list('routes') ?? (smoke ? ['10'] : ['100', '200', '400'])).map((n) => {
+    const count = Number(n)
+    if (!Number.isInteger(count) || count < 3) fail(`--routes takes whole numbers of at least 3 (an app needs a POST route), got "${n}"`)
+    return count
+  })
+  return {
+    suite: 'types',
+    smoke,
+    routeCounts,
+    rounds: number('rounds', smoke ? 1 : 3, 1),
+    keep: values.keep,
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-types.json`),
+  }
+}
+
+/** `--suite types`: the apps written, tsc and fw types timed, the apps removed. */
+async function typesMain(opts, log) {
+  const loadBefore = loadavg()
+  log(`Fw bench, types suite${opts.smoke ? ' (smoke)' : ''}: ${opts.routeCounts.join(', ')} routes, ${opts.rounds} round(s); load average ${loadBefore[0].toFixed(2)}`)
+  const run = await runTypesSuite(opts, { log })
+  console.log(`\n${run.tables}\n`)
+  write(
+    opts,
+    {
+      date: new Date().toISOString(),
+      suite: 'types',
+      mode: opts.smoke ? 'smoke' : 'full',
+      revision: gitRevision(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: run.loadAverage },
+      settings: { routeCounts: opts.routeCounts, rounds: opts.rounds, ...run.settings },
+      verified: run.verified,
+      summary: run.summary,
+      runs: run.runs,
+      generation: run.generation,
+      tables: run.tables,
+    },
+    log,
+  )
+}
+
 /** `--suite queue`: PostgreSQL started, the queues measured, PostgreSQL stopped. */
 async function queueMain(opts, log) {
   const loadBefore = loadavg()
@@ -195,6 +244,7 @@ async function main() {
   ensurePeers(log)
   ensureRuntimeBuilt(log)
   if (opts.suite === 'queue') return queueMain(opts, log)
+  if (opts.suite === 'types') return typesMain(opts, log)
   const tool = loadTool(opts.tool)
   const pin = pinning(opts.pin)
   const baseline = 'polka-next'
