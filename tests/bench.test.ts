@@ -185,6 +185,34 @@ describe('npm run bench', () => {
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 
+  it('--suite types --smoke type-checks both typed clients, fails a wrong body type in each, and removes its apps', async () => {
+    const out = join(work, 'smoke-types.json')
+    const ours = (name: string) => name.startsWith('fw-bench-types-')
+    const before = new Set(readdirSync(tmpdir()).filter(ours))
+    const run = await bench(['--suite', 'types', '--smoke', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      suite: string
+      mode: string
+      settings: { routeCounts: number[]; rounds: number }
+      verified: { app: string; routes: number; error: string }[]
+      summary: { byRoutes: { routes: number; programs: Record<string, { wallMs: number; checkMs: number; memoryKB: number }>; generation: { routes?: number; bytes: number } }[] }
+    }
+    expect(result).toMatchObject({ suite: 'types', mode: 'smoke', settings: { routeCounts: [10], rounds: 1 } })
+    // The types are real: one body field of the wrong type fails tsc in the client of each.
+    expect(result.verified.map((check) => check.app)).toEqual(['fw', 'hono'])
+    for (const check of result.verified) expect(check.error, check.app).toMatch(/^client-wrong\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)
+    const [measured] = result.summary.byRoutes
+    expect(Object.keys(measured!.programs)).toEqual(['fw-client', 'hono-client', 'fw-server', 'hono-server'])
+    for (const [id, program] of Object.entries(measured!.programs)) {
+      expect([program.wallMs, program.checkMs, program.memoryKB].every((value) => value > 0), id).toBe(true)
+    }
+    expect(measured!.generation.bytes).toBeGreaterThan(0)
+    expect(run.stdout).toMatch(/^\| 10 \| Fw client \(client\.ts \+ \.fw\/api\.d\.ts\) \| \d+\.\d\d \|/m)
+    expect(readdirSync(tmpdir()).filter((name) => ours(name) && !before.has(name))).toEqual([])
+  })
+
   it('checks TechEmpower\'s answers as its verifier does: sizes, numbers as numbers, ranges, escaping, Content-Type', async () => {
     const cases = (await import(pathToFileURL(join(root, 'bench', 'lib', 'db-cases.mjs')).href)) as {
       DB_CASES: Record<string, { expect: { kind: string; count?: number; body?: string } }>
