@@ -47,6 +47,8 @@ const USAGE = `Usage: npm run bench -- [options]
                        routes of each app, default 100,200,400, smoke 10)
   --keep               types suite: leave the generated apps in their folder under the system's temporary one
   --add id=FILE        also measure another server file (same routes, PORT and BENCH_ROUTES from the env)
+  --paired-with a,b    also pair Fw with these servers (of --servers or --add) on GET /hello and
+                       GET /users/:id: Fw against an earlier build of itself (bench/README.md)
   --tool wrk|autocannon  the load generator (default: wrk when installed)
   --no-pin             do not pin the server and the load generator to separate cores
   --out FILE           where the JSON goes (default bench/results/<date>.json; smoke mode writes only with --out)`
@@ -75,6 +77,7 @@ function options() {
         cases: { type: 'string' },
         routes: { type: 'string' },
         add: { type: 'string', multiple: true },
+        'paired-with': { type: 'string' },
         keep: { type: 'boolean', default: false },
         tool: { type: 'string' },
         'no-pin': { type: 'boolean', default: false },
@@ -109,8 +112,11 @@ function options() {
     const [id, file] = spec.split(/=(.*)/s)
     if (!id || !file) fail(`--add takes id=path/to/server.mjs, got "${spec}"`)
     if (!existsSync(file)) fail(`--add ${id}: no such file ${file}`)
-    servers.push({ id, label: id, file: resolve(file), ...(db ? { driver: 'pg', readyPath: '/json' } : {}) })
+    servers.push({ id, label: id, file: resolve(file), added: true, ...(db ? { driver: 'pg', readyPath: '/json' } : {}) })
   }
+  const pairedWith = list('paired-with') ?? []
+  for (const id of pairedWith) if (!servers.some((server) => server.id === id)) fail(`--paired-with ${id}: not one of the servers measured (${servers.map((s) => s.id).join(', ')})`)
+  if (db && pairedWith.length) fail('--paired-with is for the default suite')
   const known = db ? Object.keys(DB_CASES) : ['hello', 'user', 'echo', 'routes']
   const caseNames = list('cases') ?? known
   for (const name of caseNames) if (!known.includes(name)) fail(`unknown case "${name}"; known: ${known.join(', ')}`)
@@ -124,6 +130,7 @@ function options() {
     suite: values.suite,
     smoke,
     servers,
+    pairedWith,
     caseNames,
     routeCounts: db ? [] : routeCounts,
     poolMax: number('pool', 10, 1),
@@ -261,7 +268,8 @@ async function main() {
   const summary = summarize(samples, opts.servers, baseline)
 
   // The paired comparisons need both servers on one core and the load on the other.
-  const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline }) : []
+  const variants = serverList().filter((server) => server.id === 'fw-validate' || server.id === 'fw-contract')
+  const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline, variants }) : []
   if (pairs.length > 0 && !pin.pinned) log('Paired measurement skipped: it needs the servers and the load pinned to separate cores.')
   let paired = []
   if (pairs.length > 0 && pin.pinned) {
@@ -282,7 +290,12 @@ async function main() {
     mode: opts.smoke ? 'smoke' : 'full',
     revision: gitRevision(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage },
-    settings: { ...settingsOf(opts, tool, pin), routeCounts: opts.routeCounts },
+    settings: {
+      ...settingsOf(opts, tool, pin),
+      routeCounts: opts.routeCounts,
+      added: Object.fromEntries(opts.servers.filter((server) => server.added).map((server) => [server.id, server.file])),
+      pairedWith: opts.pairedWith,
+    },
     baseline,
     cases: Object.fromEntries(Object.entries(CASES).filter(([name]) => opts.caseNames.includes(name) || name === 'user')),
     servers: summary,

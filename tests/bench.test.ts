@@ -83,8 +83,9 @@ describe('npm run bench', () => {
       (result.servers.fw!.cases.hello as CaseResult & { rpsRatio: number }).rpsRatio,
     )
 
-    // The paired measurement ran too: Fw and polka@next loaded at once, and Fw with 1,000 routes against 10.
-    expect(result.paired.map((pair) => pair.key)).toEqual(['hello', 'user', 'routes@1000/10'])
+    // The paired measurement ran too: Fw and polka@next loaded at once, Fw validating the echo's body against the
+    // route's declared schema and with the schema in the handler, and Fw with 1,000 routes against 10.
+    expect(result.paired.map((pair) => pair.key)).toEqual(['hello', 'user', 'echo/contract', 'routes@1000/10'])
     for (const pair of result.paired) {
       expect(pair.rounds, pair.key).toHaveLength(1)
       const [round] = pair.rounds
@@ -95,6 +96,7 @@ describe('npm run bench', () => {
     }
     expect(run.stdout).toContain('**Paired on one core**')
     expect(run.stdout).toContain('| Fw with 1,000 routes ÷ Fw with 10, GET /users/:id |')
+    expect(run.stdout).toContain('| Fw, .body(schema) and request.validate() ÷ request.validate(schema), POST /users (JSON echo) |')
   })
 
   it('--suite db --smoke starts PostgreSQL, verifies and loads Fw and every peer on TechEmpower\'s test types, and stops it', async () => {
