@@ -9,6 +9,7 @@ import { stopDatabases } from './lib/database.mjs'
 import { DB_CASES } from './lib/db-cases.mjs'
 import { runDbSuite } from './lib/db-suite.mjs'
 import { QUEUE_PARTICIPANTS, runQueueSuite } from './lib/queue-suite.mjs'
+import { runTypesSuite } from './lib/types-suite.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
@@ -18,12 +19,14 @@ import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, lo
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --suite default|db|queue
+  --suite default|db|queue|types
                        default: routing and JSON, no database. db: TechEmpower's test types (json,
                        plaintext, db, queries1, queries20, updates20, fortunes) against a PostgreSQL 15
                        the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md).
                        queue: Fw's job queue on PostgreSQL and SQLite, and pg-boss used directly: jobs/s
-                       dispatched and drained, and the delay from dispatch to start
+                       dispatched and drained, and the delay from dispatch to start. types: tsc's time
+                       over a typed client of N routes, Fw's (fw types, createClient) and Hono's (hc),
+                       and the time of writing .fw/api.d.ts
   --jobs N             queue suite: jobs dispatched, then drained, per run (default 10000, smoke 300)
   --workers 1,4        queue suite: worker processes draining them, one run per count (default 1,4; smoke 1)
   --smoke              a few seconds per server, every answer checked (what CI runs)
@@ -40,8 +43,12 @@ const USAGE = `Usage: npm run bench -- [options]
                        fw-pg, pgboss, fw-sqlite)
   --cases a,b          only these cases (hello, user, echo, routes; db suite: its test types)
   --pool N             db suite: connections in every server's pg pool (default 10)
-  --routes 10,100      route counts for the routes case (default 10,100,1000,10000)
+  --routes 10,100      route counts for the routes case (default 10,100,1000,10000; types suite: the
+                       routes of each app, default 100,200,400, smoke 10)
+  --keep               types suite: leave the generated apps in their folder under the system's temporary one
   --add id=FILE        also measure another server file (same routes, PORT and BENCH_ROUTES from the env)
+  --paired-with a,b    also pair Fw with these servers (of --servers or --add) on GET /hello and
+                       GET /users/:id: Fw against an earlier build of itself (bench/README.md)
   --tool wrk|autocannon  the load generator (default: wrk when installed)
   --no-pin             do not pin the server and the load generator to separate cores
   --out FILE           where the JSON goes (default bench/results/<date>.json; smoke mode writes only with --out)`
@@ -70,6 +77,8 @@ function options() {
         cases: { type: 'string' },
         routes: { type: 'string' },
         add: { type: 'string', multiple: true },
+        'paired-with': { type: 'string' },
+        keep: { type: 'boolean', default: false },
         tool: { type: 'string' },
         'no-pin': { type: 'boolean', default: false },
         out: { type: 'string' },
@@ -91,8 +100,9 @@ function options() {
   }
   const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
   const smoke = values.smoke
-  if (!['default', 'db', 'queue'].includes(values.suite)) fail(`--suite is default, db or queue, got "${values.suite}"`)
+  if (!['default', 'db', 'queue', 'types'].includes(values.suite)) fail(`--suite is default, db, queue or types, got "${values.suite}"`)
   if (values.suite === 'queue') return queueOptions(values, { number, list, smoke })
+  if (values.suite === 'types') return typesOptions(values, { number, list, smoke })
   const db = values.suite === 'db'
   const all = db ? dbServerList() : serverList()
   const wanted = list('servers')
@@ -102,8 +112,11 @@ function options() {
     const [id, file] = spec.split(/=(.*)/s)
     if (!id || !file) fail(`--add takes id=path/to/server.mjs, got "${spec}"`)
     if (!existsSync(file)) fail(`--add ${id}: no such file ${file}`)
-    servers.push({ id, label: id, file: resolve(file), ...(db ? { driver: 'pg', readyPath: '/json' } : {}) })
+    servers.push({ id, label: id, file: resolve(file), added: true, ...(db ? { driver: 'pg', readyPath: '/json' } : {}) })
   }
+  const pairedWith = list('paired-with') ?? []
+  for (const id of pairedWith) if (!servers.some((server) => server.id === id)) fail(`--paired-with ${id}: not one of the servers measured (${servers.map((s) => s.id).join(', ')})`)
+  if (db && pairedWith.length) fail('--paired-with is for the default suite')
   const known = db ? Object.keys(DB_CASES) : ['hello', 'user', 'echo', 'routes']
   const caseNames = list('cases') ?? known
   for (const name of caseNames) if (!known.includes(name)) fail(`unknown case "${name}"; known: ${known.join(', ')}`)
@@ -117,6 +130,7 @@ function options() {
     suite: values.suite,
     smoke,
     servers,
+    pairedWith,
     caseNames,
     routeCounts: db ? [] : routeCounts,
     poolMax: number('pool', 10, 1),
@@ -152,6 +166,48 @@ function queueOptions(values, { number, list, smoke }) {
     rounds: number('rounds', smoke ? 1 : 3, 1),
     out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-queue.json`),
   }
+}
+
+/** `--suite types`: route counts, rounds, and whether to keep the generated apps. */
+function typesOptions(values, { number, list, smoke }) {
+  const routeCounts = (list('routes') ?? (smoke ? ['10'] : ['100', '200', '400'])).map((n) => {
+    const count = Number(n)
+    if (!Number.isInteger(count) || count < 3) fail(`--routes takes whole numbers of at least 3 (an app needs a POST route), got "${n}"`)
+    return count
+  })
+  return {
+    suite: 'types',
+    smoke,
+    routeCounts,
+    rounds: number('rounds', smoke ? 1 : 3, 1),
+    keep: values.keep,
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-types.json`),
+  }
+}
+
+/** `--suite types`: the apps written, tsc and fw types timed, the apps removed. */
+async function typesMain(opts, log) {
+  const loadBefore = loadavg()
+  log(`Fw bench, types suite${opts.smoke ? ' (smoke)' : ''}: ${opts.routeCounts.join(', ')} routes, ${opts.rounds} round(s); load average ${loadBefore[0].toFixed(2)}`)
+  const run = await runTypesSuite(opts, { log })
+  console.log(`\n${run.tables}\n`)
+  write(
+    opts,
+    {
+      date: new Date().toISOString(),
+      suite: 'types',
+      mode: opts.smoke ? 'smoke' : 'full',
+      revision: gitRevision(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: run.loadAverage },
+      settings: { routeCounts: opts.routeCounts, rounds: opts.rounds, ...run.settings },
+      verified: run.verified,
+      summary: run.summary,
+      runs: run.runs,
+      generation: run.generation,
+      tables: run.tables,
+    },
+    log,
+  )
 }
 
 /** `--suite queue`: PostgreSQL started, the queues measured, PostgreSQL stopped. */
@@ -195,6 +251,7 @@ async function main() {
   ensurePeers(log)
   ensureRuntimeBuilt(log)
   if (opts.suite === 'queue') return queueMain(opts, log)
+  if (opts.suite === 'types') return typesMain(opts, log)
   const tool = loadTool(opts.tool)
   const pin = pinning(opts.pin)
   const baseline = 'polka-next'
@@ -211,7 +268,8 @@ async function main() {
   const summary = summarize(samples, opts.servers, baseline)
 
   // The paired comparisons need both servers on one core and the load on the other.
-  const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline }) : []
+  const variants = serverList().filter((server) => server.id === 'fw-validate' || server.id === 'fw-contract')
+  const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline, variants }) : []
   if (pairs.length > 0 && !pin.pinned) log('Paired measurement skipped: it needs the servers and the load pinned to separate cores.')
   let paired = []
   if (pairs.length > 0 && pin.pinned) {
@@ -232,7 +290,12 @@ async function main() {
     mode: opts.smoke ? 'smoke' : 'full',
     revision: gitRevision(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage },
-    settings: { ...settingsOf(opts, tool, pin), routeCounts: opts.routeCounts },
+    settings: {
+      ...settingsOf(opts, tool, pin),
+      routeCounts: opts.routeCounts,
+      added: Object.fromEntries(opts.servers.filter((server) => server.added).map((server) => [server.id, server.file])),
+      pairedWith: opts.pairedWith,
+    },
     baseline,
     cases: Object.fromEntries(Object.entries(CASES).filter(([name]) => opts.caseNames.includes(name) || name === 'user')),
     servers: summary,

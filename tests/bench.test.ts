@@ -83,8 +83,9 @@ describe('npm run bench', () => {
       (result.servers.fw!.cases.hello as CaseResult & { rpsRatio: number }).rpsRatio,
     )
 
-    // The paired measurement ran too: Fw and polka@next loaded at once, and Fw with 1,000 routes against 10.
-    expect(result.paired.map((pair) => pair.key)).toEqual(['hello', 'user', 'routes@1000/10'])
+    // The paired measurement ran too: Fw and polka@next loaded at once, Fw validating the echo's body against the
+    // route's declared schema and with the schema in the handler, and Fw with 1,000 routes against 10.
+    expect(result.paired.map((pair) => pair.key)).toEqual(['hello', 'user', 'echo/contract', 'routes@1000/10'])
     for (const pair of result.paired) {
       expect(pair.rounds, pair.key).toHaveLength(1)
       const [round] = pair.rounds
@@ -95,6 +96,7 @@ describe('npm run bench', () => {
     }
     expect(run.stdout).toContain('**Paired on one core**')
     expect(run.stdout).toContain('| Fw with 1,000 routes ÷ Fw with 10, GET /users/:id |')
+    expect(run.stdout).toContain('| Fw, .body(schema) and request.validate() ÷ request.validate(schema), POST /users (JSON echo) |')
   })
 
   it('--suite db --smoke starts PostgreSQL, verifies and loads Fw and every peer on TechEmpower\'s test types, and stops it', async () => {
@@ -183,6 +185,34 @@ describe('npm run bench', () => {
     expect(run.stdout).toMatch(/^Fw ÷ pg-boss, 1 worker\(s\), paired by round: drain \d\.\d\d×/m)
     // PostgreSQL and the bench app are gone.
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
+  })
+
+  it('--suite types --smoke type-checks both typed clients, fails a wrong body type in each, and removes its apps', async () => {
+    const out = join(work, 'smoke-types.json')
+    const ours = (name: string) => name.startsWith('fw-bench-types-')
+    const before = new Set(readdirSync(tmpdir()).filter(ours))
+    const run = await bench(['--suite', 'types', '--smoke', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      suite: string
+      mode: string
+      settings: { routeCounts: number[]; rounds: number }
+      verified: { app: string; routes: number; error: string }[]
+      summary: { byRoutes: { routes: number; programs: Record<string, { wallMs: number; checkMs: number; memoryKB: number }>; generation: { routes?: number; bytes: number } }[] }
+    }
+    expect(result).toMatchObject({ suite: 'types', mode: 'smoke', settings: { routeCounts: [10], rounds: 1 } })
+    // The types are real: one body field of the wrong type fails tsc in the client of each.
+    expect(result.verified.map((check) => check.app)).toEqual(['fw', 'hono'])
+    for (const check of result.verified) expect(check.error, check.app).toMatch(/^client-wrong\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)
+    const [measured] = result.summary.byRoutes
+    expect(Object.keys(measured!.programs)).toEqual(['fw-client', 'hono-client', 'fw-server', 'hono-server'])
+    for (const [id, program] of Object.entries(measured!.programs)) {
+      expect([program.wallMs, program.checkMs, program.memoryKB].every((value) => value > 0), id).toBe(true)
+    }
+    expect(measured!.generation.bytes).toBeGreaterThan(0)
+    expect(run.stdout).toMatch(/^\| 10 \| Fw client \(client\.ts \+ \.fw\/api\.d\.ts\) \| \d+\.\d\d \|/m)
+    expect(readdirSync(tmpdir()).filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 
   it('checks TechEmpower\'s answers as its verifier does: sizes, numbers as numbers, ranges, escaping, Content-Type', async () => {

@@ -11,17 +11,26 @@ const IDLE_TIMEOUT_MS = 15_000
 
 /**
  * The comparisons a run can make from its servers and cases: Fw against bare polka@next on the basic
- * cases, and Fw with the most routes against Fw with the fewest.
+ * cases, and against each server of `pairedWith` (an `--add`ed build of Fw, say); the two ways of validating
+ * the echo's body against each other (`variants`: fw-validate and fw-contract, measured here even when the
+ * rounds leave them out); and Fw with the most routes against Fw with the fewest.
  */
-export function comparisons({ servers, caseNames, routeCounts, baseline }) {
+export function comparisons({ servers, caseNames, routeCounts, baseline, pairedWith = [], variants = [] }) {
   const fw = servers.find((server) => server.id === 'fw')
   const base = servers.find((server) => server.id === baseline)
   if (!fw) return []
   const list = []
-  if (base) {
+  for (const other of [base, ...pairedWith.map((id) => servers.find((server) => server.id === id))].filter(Boolean)) {
     for (const name of ['hello', 'user'].filter((n) => caseNames.includes(n))) {
-      list.push({ key: name, caseName: name, label: `Fw ÷ ${base.label}, ${CASES[name].label}`, a: { server: base, routes: 0 }, b: { server: fw, routes: 0 } })
+      const key = other === base ? name : `${name}/${other.id}`
+      list.push({ key, caseName: name, label: `Fw ÷ ${other.label}, ${CASES[name].label}`, a: { server: other, routes: 0 }, b: { server: fw, routes: 0 } })
     }
+  }
+  const schema = variants.find((server) => server.id === 'fw-validate')
+  const declared = variants.find((server) => server.id === 'fw-contract')
+  if (caseNames.includes('echo') && schema && declared) {
+    const label = `Fw, .body(schema) and request.validate() ÷ request.validate(schema), ${CASES.echo.label}`
+    list.push({ key: 'echo/contract', caseName: 'echo', label, a: { server: schema, routes: 0 }, b: { server: declared, routes: 0 } })
   }
   const first = routeCounts[0]
   const last = routeCounts[routeCounts.length - 1]

@@ -13,7 +13,8 @@ function version(name, from = `${bench}node_modules/${name}`) {
 
 /**
  * The servers measured, in table order. `baseline` is the one every ratio is taken against.
- * `optional` servers run only when named with `--servers`.
+ * `optional` servers run only when named with `--servers`; fw-validate and fw-contract, Fw validating the echo's
+ * body the two ways, are also paired with each other whenever Fw answers the echo case (paired.mjs).
  */
 export function serverList() {
   const runtime = version('fw-runtime', fileURLToPath(new URL('../../runtime', import.meta.url)))
@@ -24,6 +25,20 @@ export function serverList() {
       label: `Fw (fw-runtime ${runtime}, node:http)`,
       file: 'servers/fw/public/index.js',
       env: { FW_SERVER: 'node' },
+      optional: true,
+    },
+    {
+      id: 'fw-validate',
+      label: `Fw (fw-runtime ${runtime}), POST /users validating with request.validate(schema)`,
+      file: 'servers/fw/public/index.js',
+      env: { BENCH_VALIDATE: 'schema' },
+      optional: true,
+    },
+    {
+      id: 'fw-contract',
+      label: `Fw (fw-runtime ${runtime}), POST /users declaring .body(schema), validating with request.validate()`,
+      file: 'servers/fw/public/index.js',
+      env: { BENCH_VALIDATE: 'declared' },
       optional: true,
     },
     { id: 'polka-next', label: `polka ${version('polka-next')} (bare)`, file: 'servers/polka-next.mjs', baseline: true },

@@ -1,5 +1,7 @@
 // template/api/routes/web.ts, compiled, cut to the benchmark's routes; BENCH_ROUTES other parametric routes
-// are registered first, for the route-count scaling cases.
+// are registered first, for the route-count scaling cases. BENCH_VALIDATE makes POST /users validate its body:
+// `schema` with request.validate(newUser) in the handler, `declared` with .body(newUser) on the route and
+// request.validate() in the handler; unset, it echoes request.all() as the other servers do.
 import { Route } from 'fw-runtime';
 import { HomeController } from '../App/Controllers/HomeController.js';
 import { UserController } from '../App/Controllers/UserController.js';
@@ -8,4 +10,13 @@ for (let i = 0; i < Number(process.env.BENCH_ROUTES ?? 0); i++) {
 }
 Route.get('/hello', [HomeController, 'hello']);
 Route.get('/users/{id}', [UserController, 'show']);
-Route.post('/users', [UserController, 'store']);
+if (process.env.BENCH_VALIDATE) {
+    const { newUser, ValidatedUserController } = await import('../App/Controllers/ValidatedUserController.js');
+    if (process.env.BENCH_VALIDATE === 'declared')
+        Route.post('/users', [ValidatedUserController, 'storeDeclared']).body(newUser);
+    else
+        Route.post('/users', [ValidatedUserController, 'storeValidated']);
+}
+else {
+    Route.post('/users', [UserController, 'store']);
+}
