@@ -1,6 +1,5 @@
 import type { ResourceOptions } from './resourceActions.js'
-import type { GroupOptions, RouteDefinition, RouteHandler } from './RouteDefinition.js'
-import type { DomainGroup } from './Router.js'
+import type { DomainGroup, GroupOptions, RouteDefinition, RouteHandler } from './RouteDefinition.js'
 
 /** What the facade needs of a router: its registration methods. */
 interface RouteRegistrar {

@@ -43,6 +43,12 @@ export interface RouteNames {
 }
 
 /** A path prefix for every route in a group, middleware, a name prefix, and the domain the routes answer on. */
+/** What `router.domain(pattern)` gives: `.group(routes)`, as Laravel's `Route::domain(…)->group(…)`. */
+export interface DomainGroup {
+  /** Registers the routes that `routes` adds on the domain (inside the groups around this call). */
+  group(routes: () => void): void
+}
+
 export interface GroupOptions {
   /** A path prefix for every route in the group, e.g. `/api`. */
   prefix?: string

@@ -26,6 +26,7 @@ import { resolveRoutesFile } from './resolveRoutesFile.js'
 import { bindRoute } from './Route.js'
 import {
   RouteDefinition,
+  type DomainGroup,
   type GroupOptions,
   type Middleware,
   type MiddlewareReference,
@@ -37,7 +38,7 @@ import { routeOrigin, routeUrl } from './routeUrl.js'
 import { UrlSigner } from './UrlSigner.js'
 import { verifySignature } from './verifySignature.js'
 
-export type { GroupOptions } from './RouteDefinition.js'
+export type { DomainGroup, GroupOptions } from './RouteDefinition.js'
 
 export interface RouterOptions {
   /**
@@ -67,12 +68,6 @@ interface GlobalEntry {
 interface DomainRoutes {
   readonly domain: DomainPattern
   readonly tree: RouteTree
-}
-
-/** What `router.domain(pattern)` gives: `.group(routes)`, as Laravel's `Route::domain(…)->group(…)`. */
-export interface DomainGroup {
-  /** Registers the routes that `routes` adds on the domain (inside the groups around this call). */
-  group(routes: () => void): void
 }
 
 /** A `router.use(path, …)` registration, as `getPathMiddleware()` lists it. */
