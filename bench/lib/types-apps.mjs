@@ -136,38 +136,23 @@ const body = (fields, wrong = false) => `{ ${fields.map((f, i) => `${f.name}: ${
 const READ = { list: ['page', 'number'], show: ['id', 'number'], create: ['id', 'number'], update: ['id', 'number'] }
 
 /**
- * client.ts of the Fw app: `createClient<paths>` over `.fw/api.d.ts` (what `fw types` writes), the calls, each reading
- * a field of the answer into a variable of its type. `wrong` makes the first create call's body carry a value of the
- * wrong type: tsc must then fail.
+ * A client.ts: its imports and client, then the calls, each reading a field of the answer into a variable of its type
+ * (a delete, its status). `callOf(resource, kind, bad)` writes one call's expression, `readOf(call, field)` the read of
+ * a field of its answer, `status` the property of its HTTP status. `wrong` makes the first create call's body carry a
+ * value of the wrong type: tsc must then fail.
  */
-export function fwClientSource(calls, { wrong = false } = {}) {
-  const lines = [
-    "import { createClient } from 'fw-runtime/client'",
-    "import type { paths } from './.fw/api.js'",
-    '',
-    "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8000' })",
-    '',
-    'export async function callEach(): Promise<unknown[]> {',
-    '  const read: unknown[] = []',
-  ]
+function clientSource(header, calls, { wrong, callOf, readOf, status }) {
+  const lines = [...header, '', 'export async function callEach(): Promise<unknown[]> {', '  const read: unknown[] = []']
   let wrongDone = !wrong
   calls.forEach(({ resource, kind }, i) => {
-    const { path, fields } = resource
-    const id = "{ params: { path: { id: '1' } } }"
     const bad = !wrongDone && kind === 'create'
     if (bad) wrongDone = true
-    const call = {
-      list: `api.GET('${path}', { params: { query: { page: 2 } } })`,
-      show: `api.GET('${path}/{id}', ${id})`,
-      create: `api.POST('${path}', { body: ${body(fields, bad)} })`,
-      update: `api.PUT('${path}/{id}', { params: { path: { id: '1' } }, body: ${body(fields)} })`,
-      delete: `api.DELETE('${path}/{id}', ${id})`,
-    }[kind]
-    lines.push(`  const call${i + 1} = await ${call}`)
-    if (kind === 'delete') lines.push(`  read.push(call${i + 1}.response.status)`)
+    const call = `call${i + 1}`
+    lines.push(`  const ${call} = await ${callOf(resource, kind, bad)}`)
+    if (kind === 'delete') lines.push(`  read.push(${call}.${status})`)
     else {
       const [field, type] = READ[kind]
-      lines.push(`  const ${field}${i + 1}: ${type} | undefined = call${i + 1}.data?.${field}`, `  read.push(${field}${i + 1})`)
+      lines.push(`  const ${field}${i + 1}: ${type} | undefined = ${readOf(call, field)}`, `  read.push(${field}${i + 1})`)
     }
   })
   if (!wrongDone) throw new Error('the wrong client needs a create call')
@@ -175,39 +160,40 @@ export function fwClientSource(calls, { wrong = false } = {}) {
   return `${lines.join('\n')}\n`
 }
 
+/** client.ts of the Fw app: `createClient<paths>` over `.fw/api.d.ts` (what `fw types` writes). */
+export function fwClientSource(calls, { wrong = false } = {}) {
+  const header = [
+    "import { createClient } from 'fw-runtime/client'",
+    "import type { paths } from './.fw/api.js'",
+    '',
+    "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8000' })",
+  ]
+  const id = "{ params: { path: { id: '1' } } }"
+  const callOf = ({ path, fields }, kind, bad) =>
+    ({
+      list: `api.GET('${path}', { params: { query: { page: 2 } } })`,
+      show: `api.GET('${path}/{id}', ${id})`,
+      create: `api.POST('${path}', { body: ${body(fields, bad)} })`,
+      update: `api.PUT('${path}/{id}', { params: { path: { id: '1' } }, body: ${body(fields)} })`,
+      delete: `api.DELETE('${path}/{id}', ${id})`,
+    })[kind]
+  return clientSource(header, calls, { wrong, callOf, readOf: (call, field) => `${call}.data?.${field}`, status: 'response.status' })
+}
+
 /** client.ts of the Hono app: `hc<AppType>`, the same calls and reads as the Fw client's. */
 export function honoClientSource(calls, { wrong = false } = {}) {
-  const lines = [
-    "import { hc } from 'hono/client'",
-    "import type { AppType } from './app.js'",
-    '',
-    "const client = hc<AppType>('http://127.0.0.1:8000')",
-    '',
-    'export async function callEach(): Promise<unknown[]> {',
-    '  const read: unknown[] = []',
-  ]
-  let wrongDone = !wrong
-  calls.forEach(({ resource, kind }, i) => {
-    const { path, fields } = resource
+  const header = ["import { hc } from 'hono/client'", "import type { AppType } from './app.js'", '', "const client = hc<AppType>('http://127.0.0.1:8000')"]
+  const id = "{ param: { id: '1' } }"
+  const callOf = ({ path, fields }, kind, bad) => {
     const chain = `client${path.split('/').slice(1).map((segment) => `.${segment}`).join('')}`
-    const id = "{ param: { id: '1' } }"
-    const bad = !wrongDone && kind === 'create'
-    if (bad) wrongDone = true
-    const call = {
+    return {
       list: `${chain}.$get({ query: { page: '2' } })`,
       show: `${chain}[':id'].$get(${id})`,
       create: `${chain}.$post({ json: ${body(fields, bad)} })`,
       update: `${chain}[':id'].$put({ param: { id: '1' }, json: ${body(fields)} })`,
       delete: `${chain}[':id'].$delete(${id})`,
     }[kind]
-    lines.push(`  const call${i + 1} = await ${call}`)
-    if (kind === 'delete') lines.push(`  read.push(call${i + 1}.status)`)
-    else {
-      const [field, type] = READ[kind]
-      lines.push(`  const ${field}${i + 1}: ${type} | undefined = call${i + 1}.ok ? (await call${i + 1}.json()).${field} : undefined`, `  read.push(${field}${i + 1})`)
-    }
-  })
-  if (!wrongDone) throw new Error('the wrong client needs a create call')
-  lines.push('  return read', '}')
-  return `${lines.join('\n')}\n`
+  }
+  const readOf = (call, field) => `${call}.ok ? (await ${call}.json()).${field} : undefined`
+  return clientSource(header, calls, { wrong, callOf, readOf, status: 'status' })
 }
