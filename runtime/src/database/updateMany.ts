@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { dialectOf } from './dialectOf.js'
 
 /** How `updateMany` finds the row each object changes. */
@@ -21,7 +21,8 @@ const ROWS = sql.id('fw_rows')
  * Changes many rows, each to its own values, in one statement (`update … from` the rows given), where a loop
  * of `updateTable` would make one round trip and one statement per row. Each object carries the key of its
  * row and the values to write; every object must carry the same columns. Resolves to the number of rows changed.
- * A key given twice is written once, with one of its objects.
+ * A key given twice is written once, with one of its objects. On PostgreSQL the rows are locked in key order, so
+ * that two calls over the same rows wait for each other rather than deadlock.
  *
  * On PostgreSQL the rows travel as one JSON parameter, read with the table's own column types
  * (`json_populate_recordset`), so the statement's text is the same for any number of rows and is prepared once
@@ -35,10 +36,10 @@ const ROWS = sql.id('fw_rows')
  * ```
  */
 export async function updateMany<DB, T extends keyof DB & string>(
-  database: Kysely<DB>,
+  database: Kysely<DB> | Transaction<DB>,
   table: T,
-  rows: readonly Partial<Record<keyof DB[T] & string, unknown>>[],
-  options: UpdateManyOptions<keyof DB[T] & string> = {},
+  rows: readonly NoInfer<Partial<Record<keyof DB[T] & string, unknown>>>[],
+  options: UpdateManyOptions<NoInfer<keyof DB[T] & string>> = {},
 ): Promise<number> {
   const key = options.key ?? 'id'
   if (rows.length === 0) return 0
@@ -55,7 +56,11 @@ export async function updateMany<DB, T extends keyof DB & string>(
   const set = sql.join(changed.map((column) => sql`${sql.id(column)} = ${ROWS}.${sql.id(column)}`))
   const where = sql`${target}.${sql.id(key)} = ${ROWS}.${sql.id(key)}${options.where ? sql` and (${options.where})` : sql``}`
   if (dialectOf(database as Kysely<any>) === 'postgres') {
-    const from = sql`json_populate_recordset(null::${target}, ${JSON.stringify(rows, asJson)})`
+    // In key order, so that two calls changing the same rows lock them in the same order and cannot deadlock.
+    const sorted = [...rows].sort((a, b) => compare(a[key as keyof typeof a], b[key as keyof typeof b]))
+    // PostgreSQL takes a function's rows to be 100, and for that many it reads the whole table (a hash join) where
+    // the index finds each row: the `limit`, a parameter, makes it plan for few (10) and look each row up.
+    const from = sql`(select * from json_populate_recordset(null::${target}, ${JSON.stringify(sorted, asJson)}) limit ${rows.length})`
     return changes(await sql`update ${target} set ${set} from ${from} as ${ROWS} where ${where}`.execute(database))
   }
   const perStatement = Math.max(1, Math.floor(SQLITE_PARAMETERS / columns.length))
@@ -79,6 +84,10 @@ function asJson(this: unknown, name: string, value: unknown): unknown {
   const original = (this as Record<string, unknown>)[name]
   if (original instanceof Uint8Array) return `\\x${Buffer.from(original).toString('hex')}`
   return value
+}
+
+function compare(a: unknown, b: unknown): number {
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0
 }
 
 function changes(result: { numAffectedRows?: bigint }): number {
