@@ -19,6 +19,7 @@ import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, loadTool, pinni
 const USAGE = `Usage: npm run bench:profile -- [options]
 
   --servers a,b      db suite servers (default fw,fastify-pg,fastify-kysely)
+  --add id=FILE      also profile another server file (same routes; PORT and DATABASE_URL from the env)
   --cases a,b        db suite test types (default db,fortunes)
   --duration S       seconds of measured load (default 5), after --warmup S (default 2)
   --connections N    wrk connections (default 32)
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run bench:profile -- [options]
 const { values: opts } = parseArgs({
   options: {
     servers: { type: 'string', default: 'fw,fastify-pg,fastify-kysely' },
+    add: { type: 'string', multiple: true },
     cases: { type: 'string', default: 'db,fortunes' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
@@ -49,6 +51,11 @@ if (opts.help) {
 const log = (message) => console.error(`[profile] ${message}`)
 const all = dbServerList()
 const servers = opts.servers.split(',').map((id) => all.find((server) => server.id === id) ?? fail(`unknown server "${id}"`))
+for (const spec of opts.add ?? []) {
+  const [id, file] = spec.split('=')
+  if (!id || !file) fail(`--add takes id=path/to/server.mjs, got "${spec}"`)
+  servers.push({ id, file: resolve(file), readyPath: '/json' })
+}
 const caseNames = opts.cases.split(',')
 for (const name of caseNames) if (!DB_CASES[name]) fail(`unknown case "${name}"`)
 const outDir = resolve(opts.out ?? `/tmp/fw-profile-${Date.now()}`)
@@ -95,7 +102,7 @@ async function main() {
   const tool = loadTool('wrk')
   if (tool.name !== 'wrk') throw new BenchError('bench:profile needs wrk')
   const pin = pinning(true)
-  const postgres = await startPostgres({ wrap: pin.wrap, log })
+  const postgres = await startPostgres({ wrap: pin.wrap, log, trackPlanning: true })
   const rows = []
   const details = []
   try {
@@ -108,10 +115,12 @@ async function main() {
           await load(Number(opts.warmup))
           for (const [pass, profile] of [['counts', false], ...(profiles ? [['profiles', true]] : [])]) {
             await sleep(300)
+            await postgres.window.start()
             await handle.ask({ probe: 'start', cpuProfile: profile, heapProfile: profile })
             const result = await load(Number(opts.duration))
             const prefix = join(outDir, `${server.id}-${name}`)
             const { result: probe } = await handle.ask({ probe: 'stop', prefix })
+            const pg = await postgres.window.stop()
             if (result.non2xx || result.errors || result.mismatches) throw new BenchError(`${server.id} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.mismatches} wrong answers`)
             const n = result.requests
             if (pass === 'counts') {
@@ -126,6 +135,12 @@ async function main() {
                 gcUs: probe.gcUs / n,
                 scavenges: probe.collections.scavenge,
                 majors: probe.collections.other,
+                pgCpuUs: pg.cpuUs / n,
+                statements: pg.statements / n,
+                plans: pg.plans / n,
+                planUs: pg.planUs / n,
+                execUs: pg.execUs / n,
+                top: pg.top,
               })
             } else {
               details.push({ test: name, server: server.id, cpu: summarizeCpuProfile(probe.files.cpu, n), heap: summarizeHeapProfile(probe.files.heap, n), files: probe.files })
@@ -146,6 +161,17 @@ async function main() {
   console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|')
   for (const row of rows) {
     console.log(`| ${row.test} | ${row.server} | ${fmt(row.rps, 0)} | ${fmt(row.cpuUs)} | ${fmt(row.userUs)} | ${fmt(row.bytes, 0)} | ${fmt(row.gcUs, 2)} | ${row.scavenges} | ${row.majors} |`)
+  }
+  // PostgreSQL's side of the same windows: its processes' CPU time (all of the cluster's), and pg_stat_statements.
+  console.log('\nPostgreSQL, per request (its CPU time; statements run, plans made, and their planning and execution time):\n')
+  console.log('| test | server | PG CPU µs/req | statements/req | plans/req | plan µs/req | exec µs/req |')
+  console.log('|---|---|--:|--:|--:|--:|--:|')
+  for (const row of rows) {
+    console.log(`| ${row.test} | ${row.server} | ${fmt(row.pgCpuUs)} | ${fmt(row.statements, 2)} | ${fmt(row.plans, 2)} | ${fmt(row.planUs, 1)} | ${fmt(row.execUs, 1)} |`)
+  }
+  for (const row of rows) {
+    console.log(`\n${row.server}, ${row.test}: statements by calls`)
+    for (const top of row.top) console.log(`  ${String(top.calls).padStart(8)} calls ${String(top.plans).padStart(8)} plans  ${top.query.replace(/\s+/g, ' ').slice(0, 110)}`)
   }
   const top = Number(opts.top)
   for (const detail of details) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +29,30 @@ async function insertColumns(client, table, types, rows) {
   await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${list})`, values)
 }
 
+const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString())
+
+/**
+ * The CPU time, in µs, that the PostgreSQL whose postmaster is `pid` has used: the postmaster's own, what its
+ * ended children left it (cutime, cstime), and its live children's (the backends of the servers' pools).
+ */
+function clusterCpuUs(pid) {
+  const fields = (text) => text.slice(text.lastIndexOf(')') + 2).split(' ')
+  const own = fields(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  // After ')' the fields start at the 3rd (state): ppid is [1], utime [11], stime [12], cutime [13], cstime [14].
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat
+    try {
+      stat = fields(readFileSync(`/proc/${entry}/stat`, 'utf8'))
+    } catch {
+      continue
+    }
+    if (Number(stat[1]) === pid) ticks += Number(stat[11]) + Number(stat[12])
+  }
+  return ticks * TICK_US
+}
+
 /** Rows of `world` with a random number 1..10,000 each, as TechEmpower fills it. */
 function worldRows() {
   return Array.from({ length: WORLD_ROWS }, (_, i) => [i + 1, 1 + Math.floor(Math.random() * WORLD_ROWS)])
@@ -49,9 +73,9 @@ function binary(name) {
  * (the data is thrown away), pinned with `wrap` to the load generator's core, and fills `world`, `fortune`
  * and the blog's tables (blog.mjs). pg_stat_statements counts the statements the servers run.
  * The server binaries refuse to run as root, so as root they run as the `postgres` user.
- * Resolves to `{ url, version, readWorld(ids), countQueries(work), stop() }`; `stop()` stops it and removes its data.
+ * Resolves to `{ url, version, readWorld(ids), countQueries(work), window, stop() }`; `stop()` stops it and removes its data.
  */
-export async function startPostgres({ wrap, log }) {
+export async function startPostgres({ wrap, log, trackPlanning = false }) {
   const folder = mkdtempSync('/tmp/fw-bench-pg-')
   const asRoot = userInfo().uid === 0
   if (asRoot) {
@@ -75,7 +99,8 @@ export async function startPostgres({ wrap, log }) {
   live.add(stop)
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
-    const statements = '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=off'
+    // track_planning (bench:profile) times each statement's planning apart from its execution.
+    const statements = `-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=off -c pg_stat_statements.track_planning=${trackPlanning ? 'on' : 'off'}`
     const settings = `-p ${port} -h 127.0.0.1 -k ${folder} -F -c synchronous_commit=off -c max_connections=100 ${statements}`
     run('pg_ctl', ['-D', data, '-o', settings, '-l', join(folder, 'log'), '-w', 'start'])
   } catch (error) {
@@ -83,6 +108,7 @@ export async function startPostgres({ wrap, log }) {
     throw new BenchError(`PostgreSQL did not start: ${String(error.stderr ?? error.message).trim().split('\n').slice(-2).join(' | ')}`)
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
   let client
   try {
     const { default: pg } = await import('pg')
@@ -116,11 +142,32 @@ export async function startPostgres({ wrap, log }) {
       const { rows } = await client.query(`SELECT coalesce(sum(calls), 0)::int AS calls FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'`)
       return rows[0].calls
     }
+    /**
+     * For bench:profile: what PostgreSQL does for a window of load. `start()` resets pg_stat_statements and notes
+     * the cluster's CPU time; `stop()` resolves to `{ cpuUs, statements, planUs, execUs, top }`: its CPU time since,
+     * the statements run (calls), the time spent planning and executing them, and the statements by calls.
+     */
+    const window = {
+      async start() {
+        await client.query('SELECT pg_stat_statements_reset()')
+        this.cpu = clusterCpuUs(postmaster)
+      },
+      async stop() {
+        const cpuUs = clusterCpuUs(postmaster) - this.cpu
+        const { rows } = await client.query(
+          `SELECT query, calls::int, plans::int, total_plan_time * 1000 AS plan_us, total_exec_time * 1000 AS exec_us FROM pg_stat_statements
+           WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC`,
+        )
+        const sum = (key) => rows.reduce((total, row) => total + Number(row[key]), 0)
+        return { cpuUs, statements: sum('calls'), plans: sum('plans'), planUs: sum('plan_us'), execUs: sum('exec_us'), top: rows.slice(0, 5) }
+      },
+    }
     return {
       url,
       version,
       readWorld,
       countQueries,
+      window,
       async stop() {
         await client.end().catch(() => {})
         stop()

@@ -64,6 +64,14 @@ export function dbServerList() {
     { id: 'node-http-pg', label: `node:http ${process.versions.node} + pg (bare)`, file: 'servers/db/node-http-pg.mjs', driver: 'pg', ...db },
     { id: 'fastify-pg', label: `fastify ${version('fastify')} + pg`, file: 'servers/db/fastify-pg.mjs', driver: 'pg', ...db },
     { id: 'fastify-kysely', label: `fastify ${version('fastify')} + kysely ${version('kysely')}`, file: 'servers/db/fastify-kysely.mjs', driver: 'pg', ...db },
+    {
+      id: 'fastify-postgresjs',
+      label: `fastify ${version('fastify')} + postgres.js ${version('postgres')}`,
+      file: 'servers/db/fastify-postgresjs.mjs',
+      driver: 'postgres.js',
+      optional: true,
+      ...db,
+    },
     { id: 'hono-pg', label: `hono ${version('hono')} + pg`, file: 'servers/db/hono-pg.mjs', driver: 'pg', ...db },
     { id: 'express-pg', label: `express ${version('express')} + pg`, file: 'servers/db/express-pg.mjs', driver: 'pg', ...db },
   ]

@@ -47,6 +47,7 @@ export type { HasOptions } from './database/relations/HasOneOrMany.js'
 export type { LoadedRow } from './database/relations/relationTypes.js'
 export type { Scope } from './database/Scope.js'
 export { softDeletes } from './database/softDeletes.js'
+export { updateMany, type UpdateManyOptions } from './database/updateMany.js'
 export {
   Migrator,
   MigrationError,

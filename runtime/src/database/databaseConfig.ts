@@ -22,6 +22,12 @@ export interface DatabaseConfig {
    * before it fails with a 503 (`DB_BUSY_TIMEOUT_MS`, default 5 000).
    */
   busyTimeoutMs?: number
+  /**
+   * PostgreSQL: the queries the application repeats run as prepared statements that each connection keeps
+   * (`DB_PREPARE`, default true), parsed and planned once instead of on every run. `false` for a pooler that
+   * cannot keep them, such as PgBouncer in transaction mode before 1.21.
+   */
+  prepare?: boolean
 }
 
 const VARIABLES = {
@@ -40,7 +46,9 @@ const DEFAULTS = {
   busyTimeoutMs: 5_000,
 } as const
 
-export type ResolvedDatabaseConfig = { root: string } & { -readonly [K in keyof typeof DEFAULTS]: number }
+export type ResolvedDatabaseConfig = { root: string; prepare: boolean } & { -readonly [K in keyof typeof DEFAULTS]: number }
+
+const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false }
 
 /**
  * The settings in force: `given` first, then the environment, then the defaults. A variable that is not
@@ -63,5 +71,8 @@ export function databaseConfig(given: DatabaseConfig = {}, env: NodeJS.ProcessEn
     }
     resolved[key] = value
   }
+  const prepare = env.DB_PREPARE === undefined || env.DB_PREPARE === '' ? true : SWITCH[env.DB_PREPARE.toLowerCase()]
+  if (given.prepare === undefined && prepare === undefined) throw new Error(`Invalid database setting DB_PREPARE="${env.DB_PREPARE}": use true or false`)
+  resolved.prepare = given.prepare ?? prepare!
   return resolved
 }

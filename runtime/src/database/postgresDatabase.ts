@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
 import { Kysely, type CompiledQuery, type QueryResult } from 'kysely'
-import type { Pool, QueryResult as PgResult } from 'pg'
+import type { Pool, PoolClient, QueryResult as PgResult } from 'pg'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
 import { postgresDialect, translate } from './postgresDialect.js'
 import { withPostgresParameters } from './postgresValues.js'
@@ -15,6 +16,10 @@ import { withPostgresParameters } from './postgresValues.js'
  * Failures and values are the same as on kysely's path: DatabaseUnavailableError when the database cannot
  * answer now, parameters and columns converted by the pool's `postgresValues`.
  *
+ * With `prepare` (the default, `DB_PREPARE`), a plain query whose text the application has run before runs as
+ * a named statement, which each connection parses and plans once and keeps (`StatementNames`): on a route that
+ * makes many small queries, PostgreSQL's parse and plan work is most of its CPU time per query.
+ *
  * @example
  * ```ts
  * const db = postgresDatabase<Tables>('postgres://app@127.0.0.1/app', databaseConfig())
@@ -27,28 +32,103 @@ export function postgresDatabase<DB>(url: string, config: ResolvedDatabaseConfig
   // `withSchema` makes an executor of its own, which keeps kysely's path.
   const executor = db.getExecutor()
   const throughKysely = executor.executeQuery.bind(executor)
+  const names = config.prepare ? new StatementNames() : undefined
   executor.executeQuery = <R>(query: CompiledQuery, options?: Parameters<typeof throughKysely>[1]): Promise<QueryResult<R>> => {
     const pool = dialect.pool.current
     if (pool === undefined || options?.signal) return throughKysely<R>(query, options)
-    return queryPool<R>(pool, withPostgresParameters(query))
+    return queryPool<R>(pool, withPostgresParameters(query), names?.of(query.sql))
   }
   return db
 }
 
-/** One query on a connection of the pool, given back when it answers; kysely's result shape. */
-function queryPool<R>(pool: Pool, query: CompiledQuery): Promise<QueryResult<R>> {
+/** Statements a connection can keep: not DDL, which a migration runs once. */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
+/** Most statements a pool names: PostgreSQL keeps each on every connection that ran it. */
+const MOST_NAMED = 200
+/** Texts seen once that are remembered, to name them when they come again; forgotten all at once past this. */
+const MOST_SEEN = 1_000
+
+/**
+ * The names of the statements the application repeats, one per query text (`fw_1`, `fw_2`, …). A text is named
+ * the second time it runs, so that one-off queries (an `in (…)` of a new length, a report) are not kept on every
+ * connection; past `MOST_NAMED` names, new texts run unnamed.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>()
+  private seen = new Set<string>()
+
+  /** The name to run this text under, or undefined to run it unnamed (parsed and planned each time). */
+  of(text: string): string | undefined {
+    const name = this.names.get(text)
+    if (name !== undefined || this.names.size >= MOST_NAMED) return name
+    if (!this.seen.has(text)) {
+      if (this.seen.size >= MOST_SEEN) this.seen = new Set()
+      if (PREPARABLE.test(text)) this.seen.add(text)
+      return undefined
+    }
+    this.seen.delete(text)
+    const named = `fw_${this.names.size + 1}`
+    this.names.set(text, named)
+    return named
+  }
+}
+
+const require = createRequire(import.meta.url)
+let Query: typeof import('pg').Query | undefined
+
+/** pg's own Query, made from the text so that pg does not copy a config object property by property (`cloneQueryConfig`). */
+function pgQuery(text: string, values: unknown[], name: string | undefined, callback: (error: Error | undefined, result: PgResult) => void) {
+  Query ??= (require('pg') as typeof import('pg')).Query
+  const query = new Query(text, values, callback as never)
+  // pg's types leave out the name a Query is prepared under; its code reads it from the object.
+  if (name !== undefined) (query as { name?: string }).name = name
+  return query
+}
+
+/**
+ * A named statement that the connection cannot run as it prepared it: 0A000 "cached plan must not change result
+ * type" (a migration changed the columns a `select *` returns), 26000 "prepared statement does not exist" (something
+ * ran `DEALLOCATE ALL` or `DISCARD ALL` on the connection).
+ */
+function isStaleStatement(error: Error | undefined): boolean {
+  const code = (error as { code?: string } | undefined)?.code
+  return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test(error!.message))
+}
+
+/** Makes the connection forget a statement, in PostgreSQL and in pg's record of it, so that the next run parses it afresh. */
+function forget(client: PoolClient, name: string, then: () => void): void {
+  const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements
+  client.query(`DEALLOCATE ${name}`, () => {
+    // 26000: PostgreSQL had already forgotten it, and DEALLOCATE fails the same way; pg's record must go either way.
+    delete parsed[name]
+    then()
+  })
+}
+
+/**
+ * One query on a connection of the pool, given back when it answers; kysely's result shape. A named statement
+ * that went stale on this connection is forgotten and run once more.
+ */
+function queryPool<R>(pool: Pool, query: CompiledQuery, name: string | undefined): Promise<QueryResult<R>> {
   return new Promise((resolve, reject) => {
     pool.connect((connectError, client, release) => {
       if (connectError || !client) {
         reject(translate(connectError))
         return
       }
-      client.query(query.sql, query.parameters as unknown[], (error: Error | undefined, result: PgResult) => {
+      const answer = (error: Error | undefined, result: PgResult) => {
         // As kysely's driver does: the connection goes back to the pool, which drops it if it broke.
         release()
         if (error) reject(translate(error))
         else resolve(toQueryResult<R>(result))
-      })
+      }
+      const parameters = query.parameters as unknown[]
+      client.query(
+        pgQuery(query.sql, parameters, name, (error, result) => {
+          if (name === undefined || !isStaleStatement(error)) return answer(error, result)
+          forget(client, name, () => client.query(pgQuery(query.sql, parameters, name, answer)))
+        }),
+      )
     })
   })
 }

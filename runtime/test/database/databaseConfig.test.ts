@@ -10,7 +10,16 @@ describe('databaseConfig', () => {
       connectionTimeoutMs: 250,
       statementTimeoutMs: 0,
       busyTimeoutMs: 5_000,
+      prepare: true,
     })
+  })
+
+  it('prepares statements unless DB_PREPARE or `prepare` says not to', () => {
+    expect(databaseConfig({}, { DB_PREPARE: 'false' }).prepare).toBe(false)
+    expect(databaseConfig({}, { DB_PREPARE: '0' }).prepare).toBe(false)
+    expect(databaseConfig({}, { DB_PREPARE: 'TRUE' }).prepare).toBe(true)
+    expect(databaseConfig({ prepare: true }, { DB_PREPARE: 'false' }).prepare).toBe(true)
+    expect(() => databaseConfig({}, { DB_PREPARE: 'maybe' })).toThrow('Invalid database setting DB_PREPARE="maybe": use true or false')
   })
 
   it('names a setting that is not a whole number', () => {

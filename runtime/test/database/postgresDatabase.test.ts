@@ -87,3 +87,64 @@ describe('postgresDatabase: plain queries straight to the pg pool', () => {
     await expect(database.selectFrom('items').selectAll().execute()).rejects.toThrow(/destroyed/)
   })
 })
+
+describe('postgresDatabase: prepared statements for the queries the application repeats', () => {
+  /** The statements the (one) connection of a pool of 1 keeps, by text, but for this question's own. */
+  const kept = async (database: Kysely<Tables>) =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'fw_%'`.execute(database)).rows
+      .map((row) => row.statement)
+      .filter((statement) => !statement.includes('pg_prepared_statements'))
+  const byName = (database: Kysely<Tables>, name: string) => database.selectFrom('items').selectAll().where('name', '=', name).executeTakeFirst()
+
+  let database: Kysely<Tables>
+  beforeEach(async () => {
+    database = createDatabase<Tables>(postgres.url, { poolMax: 1 })
+    await sql`drop table if exists items`.execute(database)
+    await sql`create table items (id serial primary key, name text not null unique, stock integer not null)`.execute(database)
+    await database.insertInto('items').values({ name: 'a', stock: 1 }).execute()
+    return () => database.destroy()
+  })
+
+  it('names a query the second time its text runs, and the connection keeps it', async () => {
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', stock: 1 })
+    expect(await kept(database)).toEqual([])
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', stock: 1 })
+    expect(await byName(database, 'b')).toBeUndefined()
+    expect(await kept(database)).toEqual(['select * from "items" where "name" = $1'])
+  })
+
+  it('keeps nothing with prepare: false', async () => {
+    const unprepared = createDatabase<Tables>(postgres.url, { poolMax: 1, prepare: false })
+    try {
+      for (let i = 0; i < 3; i++) expect(await byName(unprepared, 'a')).toEqual({ id: 1, name: 'a', stock: 1 })
+      expect(await kept(unprepared)).toEqual([])
+    } finally {
+      await unprepared.destroy()
+    }
+  })
+
+  it('runs a statement again when a migration changed its columns under the running pool ("cached plan must not change result type")', async () => {
+    await byName(database, 'a')
+    await byName(database, 'a')
+    expect(await kept(database)).toHaveLength(1)
+    await sql`alter table items add column note text`.execute(database)
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', stock: 1, note: null })
+    await sql`alter table items drop column stock`.execute(database)
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', note: null })
+    expect(await kept(database)).toEqual(['select * from "items" where "name" = $1'])
+  })
+
+  it('runs a statement again when the connection forgot it (DEALLOCATE ALL, as a pooler may run)', async () => {
+    await byName(database, 'a')
+    await byName(database, 'a')
+    await sql`deallocate all`.execute(database)
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', stock: 1 })
+    expect(await kept(database)).toHaveLength(1)
+  })
+
+  it('still answers a wrong query with its own error', async () => {
+    const missing = () => sql`select nothing from items`.execute(database)
+    for (let i = 0; i < 3; i++) await expect(missing()).rejects.toThrow(/column "nothing" does not exist/)
+    expect(await byName(database, 'a')).toEqual({ id: 1, name: 'a', stock: 1 })
+  })
+})
