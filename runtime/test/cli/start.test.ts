@@ -90,7 +90,8 @@ function get(port: number, path: string, agent: Agent | false): Promise<Answer> 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }))
       res.on('error', reject)
     })
-    req.on('error', reject)
+    // Whether the request went on a kept-alive connection (one that answered before), or on a new one.
+    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })))
     req.setTimeout(5_000, () => req.destroy(new Error('no answer within 5 s')))
     req.end()
   })
@@ -98,7 +99,8 @@ function get(port: number, path: string, agent: Agent | false): Promise<Answer> 
 
 /**
  * Bounded load on 127.0.0.1: `clients` loops of GET `path` until stopped. With `agent: false` every request opens
- * a new connection, so a refused connection shows; with a keep-alive agent, connections are reused.
+ * a new connection, so a refused connection shows; with a keep-alive agent, connections are reused. `stopOnRefused`:
+ * a loop ends when the server is gone (a new connection refused, or reset before it was read).
  */
 function load(port: number, path: string, clients: number, agent: Agent | false, stopOnRefused = false) {
   const errors: string[] = []
@@ -114,7 +116,11 @@ function load(port: number, path: string, clients: number, agent: Agent | false,
         answered++
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-        if (stopOnRefused && code === 'ECONNREFUSED') return
+        // A server that stops listening refuses new connections; one it had accepted in its backlog (or, with
+        // --workers, that the primary had accepted for a worker) as it closed is reset before any answer. Either says
+        // "gone": the request was never read. A kept-alive connection reset under a request is what must not happen.
+        const reusedSocket = (error as { reusedSocket?: boolean }).reusedSocket === true
+        if (stopOnRefused && (code === 'ECONNREFUSED' || (code === 'ECONNRESET' && !reusedSocket))) return
         errors.push(code)
       }
     }
