@@ -28,7 +28,16 @@ export interface DatabaseConfig {
    * cannot keep them, such as PgBouncer in transaction mode before 1.21.
    */
   prepare?: boolean
+  /**
+   * PostgreSQL: the client library (`DB_DRIVER`): `pg` (node-postgres, the default) or `postgres` (postgres.js),
+   * which also pipelines the queries of a busy pool on its connections (see the README's "Database").
+   */
+  driver?: PostgresDriverName
 }
+
+/** The PostgreSQL client libraries Fw runs on, by their npm names. */
+export type PostgresDriverName = 'postgres' | 'pg'
+const DRIVERS: readonly PostgresDriverName[] = ['pg', 'postgres']
 
 const VARIABLES = {
   poolMax: 'DB_POOL_MAX',
@@ -46,7 +55,7 @@ const DEFAULTS = {
   busyTimeoutMs: 5_000,
 } as const
 
-export type ResolvedDatabaseConfig = { root: string; prepare: boolean } & { -readonly [K in keyof typeof DEFAULTS]: number }
+export type ResolvedDatabaseConfig = { root: string; prepare: boolean; driver: PostgresDriverName } & { -readonly [K in keyof typeof DEFAULTS]: number }
 
 const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false }
 
@@ -74,5 +83,10 @@ export function databaseConfig(given: DatabaseConfig = {}, env: NodeJS.ProcessEn
   const prepare = env.DB_PREPARE === undefined || env.DB_PREPARE === '' ? true : SWITCH[env.DB_PREPARE.toLowerCase()]
   if (given.prepare === undefined && prepare === undefined) throw new Error(`Invalid database setting DB_PREPARE="${env.DB_PREPARE}": use true or false`)
   resolved.prepare = given.prepare ?? prepare!
+  const driver = given.driver ?? (env.DB_DRIVER || 'pg')
+  if (!DRIVERS.includes(driver as PostgresDriverName)) {
+    throw new Error(`Invalid database setting ${given.driver ? `driver: "${driver}"` : `DB_DRIVER="${driver}"`}: use ${DRIVERS.join(' or ')}`)
+  }
+  resolved.driver = driver as PostgresDriverName
   return resolved
 }

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module'
 import { Kysely, type CompiledQuery, type QueryResult } from 'kysely'
 import type { Pool, PoolClient, QueryResult as PgResult } from 'pg'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { PostgresJsQueries } from './PostgresJsQueries.js'
+import { StatementNames } from './StatementNames.js'
 import { postgresDialect, translate } from './postgresDialect.js'
 import { withPostgresParameters } from './postgresValues.js'
 
@@ -20,57 +22,37 @@ import { withPostgresParameters } from './postgresValues.js'
  * a named statement, which each connection parses and plans once and keeps (`StatementNames`): on a route that
  * makes many small queries, PostgreSQL's parse and plan work is most of its CPU time per query.
  *
+ * With `driver: 'postgres'` (`DB_DRIVER=postgres`), plain queries run on postgres.js instead (`PostgresJsQueries`),
+ * from the first one, on a pool of its own that `destroy()` ends with pg's.
+ *
  * @example
  * ```ts
  * const db = postgresDatabase<Tables>('postgres://app@127.0.0.1/app', databaseConfig())
  * ```
  */
 export function postgresDatabase<DB>(url: string, config: ResolvedDatabaseConfig): Kysely<DB> {
-  const dialect = postgresDialect(url, config)
+  const names = config.prepare ? new StatementNames() : undefined
+  const plain = config.driver === 'postgres' ? new PostgresJsQueries(url, config, names) : undefined
+  const dialect = postgresDialect(url, config, () => plain?.end())
   const db = new Kysely<DB>({ dialect })
   // This executor serves the instance and every query builder made from it; a transaction, a plugin or
   // `withSchema` makes an executor of its own, which keeps kysely's path.
   const executor = db.getExecutor()
   const throughKysely = executor.executeQuery.bind(executor)
-  const names = config.prepare ? new StatementNames() : undefined
   executor.executeQuery = <R>(query: CompiledQuery, options?: Parameters<typeof throughKysely>[1]): Promise<QueryResult<R>> => {
+    if (options?.signal) return throughKysely<R>(query, options)
+    if (plain) return plain.run<R>(query)
     const pool = dialect.pool.current
-    if (pool === undefined || options?.signal) return throughKysely<R>(query, options)
+    if (pool === undefined) return throughKysely<R>(query, options)
     return queryPool<R>(pool, withPostgresParameters(query), names?.of(query.sql))
   }
-  return db
-}
-
-/** Statements a connection can keep: not DDL, which a migration runs once. */
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
-/** Most statements a pool names: PostgreSQL keeps each on every connection that ran it. */
-const MOST_NAMED = 200
-/** Texts seen once that are remembered, to name them when they come again; forgotten all at once past this. */
-const MOST_SEEN = 1_000
-
-/**
- * The names of the statements the application repeats, one per query text (`fw_1`, `fw_2`, …). A text is named
- * the second time it runs, so that one-off queries (an `in (…)` of a new length, a report) are not kept on every
- * connection; past `MOST_NAMED` names, new texts run unnamed.
- */
-export class StatementNames {
-  private readonly names = new Map<string, string>()
-  private seen = new Set<string>()
-
-  /** The name to run this text under, or undefined to run it unnamed (parsed and planned each time). */
-  of(text: string): string | undefined {
-    const name = this.names.get(text)
-    if (name !== undefined || this.names.size >= MOST_NAMED) return name
-    if (!this.seen.has(text)) {
-      if (this.seen.size >= MOST_SEEN) this.seen = new Set()
-      if (PREPARABLE.test(text)) this.seen.add(text)
-      return undefined
-    }
-    this.seen.delete(text)
-    const named = `fw_${this.names.size + 1}`
-    this.names.set(text, named)
-    return named
+  if (plain) {
+    // kysely ends its driver only once the driver opened (a transaction, `connection()`): postgres.js's pool may
+    // be the only one open.
+    const destroy = db.destroy.bind(db)
+    db.destroy = () => Promise.all([destroy(), plain.end()]).then(() => undefined)
   }
+  return db
 }
 
 const require = createRequire(import.meta.url)

@@ -8,8 +8,20 @@ import { postgresTypes, withPostgresParameters } from './postgresValues.js'
 
 const require = createRequire(import.meta.url)
 
-/** Socket errors that mean the server is unreachable or went away. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+/** Socket errors that mean the server is unreachable or went away, and postgres.js's own for the same. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+])
 /**
  * SQLSTATEs that say "not now" rather than "wrong query": class 08 (connection exception) and these:
  * 57P01-57P03 the server is shutting down, crashed or starting; 53300 too many connections;
@@ -19,7 +31,7 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']
 /** pg reports a lost connection or a pool that had no slot in time by message only. */
 const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
 
-/** Whether a pg error means that the database is unavailable, not that the query is wrong. */
+/** Whether a pg or postgres.js error means that the database is unavailable, not that the query is wrong. */
 export function isPostgresUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
@@ -45,8 +57,9 @@ export interface FwPostgresDialect extends PostgresDialect {
  * DatabaseUnavailableError (503). The pool opens new connections as they are needed, so the application
  * recovers by itself when PostgreSQL is back. Its sessions run in UTC, and values are read and written as
  * on SQLite (`postgresValues.ts`): timestamps as Dates in UTC whatever the process's zone, arrays as JSON.
+ * `onDestroy` runs as kysely's `destroy()` ends the pool: another pool of the same database ends with it.
  */
-export function postgresDialect(url: string, config: ResolvedDatabaseConfig): FwPostgresDialect {
+export function postgresDialect(url: string, config: ResolvedDatabaseConfig, onDestroy: () => Promise<void> | void = () => {}): FwPostgresDialect {
   const pool: { current: Pool | undefined } = { current: undefined }
   const dialectConfig = {
     pool: async () => (pool.current = openPool(url, config)),
@@ -54,7 +67,10 @@ export function postgresDialect(url: string, config: ResolvedDatabaseConfig): Fw
   return new (class extends PostgresDialect {
     readonly pool = pool
     override createDriver(): Driver {
-      return new ResilientPostgresDriver(dialectConfig, () => (pool.current = undefined))
+      return new ResilientPostgresDriver(dialectConfig, () => {
+        pool.current = undefined
+        return onDestroy()
+      })
     }
   })(dialectConfig)
 }
@@ -96,14 +112,13 @@ class ResilientPostgresDriver extends PostgresDriver {
 
   constructor(
     config: ConstructorParameters<typeof PostgresDriver>[0],
-    private readonly onDestroy: () => void,
+    private readonly onDestroy: () => Promise<void> | void,
   ) {
     super(config)
   }
 
   override async destroy(): Promise<void> {
-    this.onDestroy()
-    await super.destroy()
+    await Promise.all([this.onDestroy(), super.destroy()])
   }
 
   override async acquireConnection(options?: Parameters<PostgresDriver['acquireConnection']>[0]): Promise<DatabaseConnection> {

@@ -7,7 +7,10 @@ import { parseTimestamp } from './parseTimestamp.js'
 // These give a query on PostgreSQL the values SQLite gives (see the README's "Database").
 
 /** pg's type ids (`pg_type.oid`) that Fw reads its own way. */
+const BOOL = 16
 const INT8 = 20
+const JSON_TYPE = 114
+const JSONB = 3802
 const DATE = 1082
 const TIMESTAMP = 1114
 const TIMESTAMPTZ = 1184
@@ -64,4 +67,45 @@ export function withPostgresParameters(query: CompiledQuery): CompiledQuery {
     if (value instanceof Date || Array.isArray(value)) return { ...query, parameters: parameters.map(toPostgresParameter) }
   }
   return query
+}
+
+/** A value postgres.js serializes for a parameter of a type it knows: a JS value as pg sends it, text as it is. */
+const asTimestamp = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value))
+const asJson = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
+const asBoolean = (value: unknown) => (value === true ? 't' : value === false ? 'f' : String(value))
+
+/**
+ * postgres.js's `types` option. It reads with the parsers of `postgresTypes`, for the same type ids (its own parse
+ * the rest as pg does: booleans, json and jsonb, integers and floats as numbers, numeric as text). A prepared
+ * statement's parameters are written by the type PostgreSQL says they have, and these writers take what pg
+ * sends: text as it is (JSON text into a json column, `'2024-05-01 12:00:00'` into a timestamp), else the value.
+ */
+export function postgresJsTypes() {
+  return {
+    bigint: { to: INT8, from: [INT8], serialize: String, parse: parseInt8 },
+    date: { to: TIMESTAMPTZ, from: [TIMESTAMP, TIMESTAMPTZ], serialize: asTimestamp, parse: parseDate },
+    day: { to: DATE, from: [DATE], serialize: String, parse: asText },
+    json: { to: JSON_TYPE, from: [JSON_TYPE, JSONB], serialize: asJson, parse: JSON.parse },
+    boolean: { to: BOOL, from: [BOOL], serialize: asBoolean, parse: (text: string) => text === 't' },
+  }
+}
+
+/**
+ * A parameter as Fw gives it to postgres.js: as `toPostgresParameter` writes it, and then as pg sends a value
+ * (an object as JSON, a boolean or bigint as its text), so that PostgreSQL gives it the type of the column or
+ * expression it meets, as under pg.
+ */
+export function toPostgresText(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+      return value
+    case 'boolean':
+    case 'bigint':
+      return String(value)
+    case 'undefined':
+      return null
+  }
+  if (value === null || value instanceof Uint8Array || value instanceof Date || Array.isArray(value)) return toPostgresParameter(value)
+  return JSON.stringify(value)
 }

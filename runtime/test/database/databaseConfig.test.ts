@@ -11,7 +11,16 @@ describe('databaseConfig', () => {
       statementTimeoutMs: 0,
       busyTimeoutMs: 5_000,
       prepare: true,
+      driver: 'pg',
     })
+  })
+
+  it('runs PostgreSQL on pg unless DB_DRIVER or `driver` names postgres.js, and names a driver it does not know', () => {
+    expect(databaseConfig({}, { DB_DRIVER: 'postgres' }).driver).toBe('postgres')
+    expect(databaseConfig({}, { DB_DRIVER: '' }).driver).toBe('pg')
+    expect(databaseConfig({ driver: 'pg' }, { DB_DRIVER: 'postgres' }).driver).toBe('pg')
+    expect(() => databaseConfig({}, { DB_DRIVER: 'postgres.js' })).toThrow('Invalid database setting DB_DRIVER="postgres.js": use pg or postgres')
+    expect(() => databaseConfig({ driver: 'mysql' as 'pg' }, {})).toThrow('Invalid database setting driver: "mysql": use pg or postgres')
   })
 
   it('prepares statements unless DB_PREPARE or `prepare` says not to', () => {
