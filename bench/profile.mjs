@@ -70,7 +70,7 @@ function fail(message) {
 /** Starts a server with the probe preloaded and an IPC channel to it; resolves once it answers. */
 async function startProbed(server, { wrap, url }) {
   const port = await freePort()
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', APP_DEBUG: 'false', DATABASE_URL: url, DB_POOL_MAX: opts.pool }
+  const env = { ...process.env, ...server.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', APP_DEBUG: 'false', DATABASE_URL: url, DB_POOL_MAX: opts.pool }
   const [command, args] = wrap(process.execPath, ['--import', join(BENCH_DIR, 'lib', 'probe.mjs'), resolve(BENCH_DIR, server.file)], 'server')
   const child = spawn(command, args, { cwd: BENCH_DIR, env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const replies = []

@@ -63,6 +63,13 @@ export function dbComparisons(servers, caseNames, fastest) {
       const peer = byId(id)
       list.push({ key: `${name}/${id}`, caseName: name, testCase: DB_CASES[name], peer: id, label: `Fw ÷ ${peer.label}, ${DB_CASES[name].path}`, a: { server: peer, routes: 0 }, b: { server: fw, routes: 0 } })
     }
+    // Fw with DB_DRIVER=postgres, against fastify on the same driver and the fastest peer on pg: measured, no target.
+    const postgresJs = byId('fw-postgresjs')
+    for (const id of postgresJs && name !== 'posts' ? new Set(['fastify-postgresjs', fastest[name]].filter((other) => other && byId(other))) : []) {
+      const peer = byId(id)
+      const label = `${postgresJs.label} ÷ ${peer.label}, ${DB_CASES[name].path} (no target)`
+      list.push({ key: `${name}/postgres.js/${id}`, caseName: name, testCase: DB_CASES[name], peer: id, reference: true, label, a: { server: peer, routes: 0 }, b: { server: postgresJs, routes: 0 } })
+    }
     const [kysely, pg] = [byId('fastify-kysely'), byId('fastify-pg')]
     if (['db', 'fortunes'].includes(name) && kysely && pg) {
       const label = `${kysely.label} ÷ ${pg.label}, ${DB_CASES[name].path} (kysely's own cost; no target)`

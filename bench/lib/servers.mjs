@@ -60,6 +60,15 @@ export function dbServerList() {
   const db = { readyPath: '/json' }
   return [
     { id: 'fw', label: `Fw (fw-runtime ${runtime}, kysely, pg)`, file: 'servers/fw-db/public/index.js', driver: 'pg', ...db },
+    {
+      id: 'fw-postgresjs',
+      label: `Fw (fw-runtime ${runtime}, kysely, DB_DRIVER=postgres)`,
+      file: 'servers/fw-db/public/index.js',
+      driver: 'postgres.js',
+      env: { DB_DRIVER: 'postgres' },
+      optional: true,
+      ...db,
+    },
     { id: 'fw-sqlite', label: `Fw (fw-runtime ${runtime}, kysely, SQLite)`, file: 'servers/fw-db/public/index.js', driver: 'sqlite', ...db },
     { id: 'node-http-pg', label: `node:http ${process.versions.node} + pg (bare)`, file: 'servers/db/node-http-pg.mjs', driver: 'pg', ...db },
     { id: 'fastify-pg', label: `fastify ${version('fastify')} + pg`, file: 'servers/db/fastify-pg.mjs', driver: 'pg', ...db },
