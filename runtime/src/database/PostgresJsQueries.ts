@@ -17,11 +17,10 @@ const ENDING_SECONDS = 5
 /**
  * The plain queries of a PostgreSQL `db` (one statement, outside a transaction) on postgres.js, with
  * `DB_DRIVER=postgres`: the texts the application repeats are prepared once per connection and kept, as on pg
- * (`DB_PREPARE`, `StatementNames`), and when every
- * connection is busy, queries are pipelined on one (sent without waiting for the answers before), so that a
- * route making twenty queries costs few round trips. Transactions and `connection()` stay on pg: postgres.js
- * 3.4 can hand a reserved connection that PostgreSQL ended back to its pool, and the next query on it throws
- * outside any promise, which ends the process.
+ * (`DB_PREPARE`, `StatementNames`), and when every connection is busy, queries are pipelined on one (sent without
+ * waiting for the answers before), so that a route making twenty queries costs few round trips. Transactions and
+ * `connection()` stay on pg: postgres.js 3.4 can hand a reserved connection that PostgreSQL ended back to its
+ * pool, and the next query on it throws outside any promise, which ends the process.
  *
  * It answers as the pg path does: a query that no connection took within `connectionTimeoutMs`, or that cannot
  * reach the server, fails with DatabaseUnavailableError (503); sessions run in UTC; values are read and written
@@ -30,6 +29,10 @@ const ENDING_SECONDS = 5
 export class PostgresJsQueries {
   private sql: Sql | undefined
   private ended = false
+  /** The queries sent in this turn of the event loop, looked at once after it (`send`). */
+  private readonly sent: Pending[] = []
+  /** The queries withdrawn at the deadline, to be answered 503. */
+  private readonly late = new WeakSet<Pending>()
 
   constructor(
     private readonly url: string,
@@ -40,8 +43,8 @@ export class PostgresJsQueries {
 
   /**
    * One query, as kysely's result. A query whose session PostgreSQL ended (57P01, from pg_terminate_backend or
-   * a fast shutdown) did not run to its end and runs once more: postgres.js also hands that error, received on
-   * a connection that was idle, to the next query of the connection it opens in its place.
+   * a fast shutdown) runs once more: its statement was rolled back with the session, and postgres.js also hands
+   * that error, received on a connection that was idle, to the next query of the connection opened in its place.
    */
   run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // kysely's words for a query after `destroy()`, as on the pg path.
@@ -100,9 +103,6 @@ export class PostgresJsQueries {
     return pending
   }
 
-  private readonly sent: Pending[] = []
-  private readonly late = new WeakSet<Pending>()
-
   private readonly timeQueued = () => {
     for (const pending of this.sent.splice(0)) {
       if (taken(pending)) continue
@@ -122,7 +122,7 @@ export class PostgresJsQueries {
 
 function ignore(): void {}
 
-/** Whether postgres.js wrote the query to a connection (it sets `state` then), or it settled. */
+/** Whether postgres.js wrote the query to a connection: it sets `state` then. */
 function taken(pending: Pending): boolean {
   return Boolean((pending as { state?: unknown }).state)
 }
