@@ -12,11 +12,11 @@ export default defineConfig({
       },
       {
         // The database tests again with PostgreSQL's plain queries on postgres.js (DB_DRIVER=postgres), but for
-        // those of pg's own pool and faults; PostgresJsQueries.test.ts (in `runtime`) covers postgres.js's.
+        // those of pg's own pool, pipelining and faults; PostgresJsQueries.test.ts (in `runtime`) covers postgres.js's.
         test: {
           name: 'postgres.js',
           include: ['runtime/test/database/**/*.test.ts'],
-          exclude: ['runtime/test/database/postgresFaults.test.ts', 'runtime/test/database/postgresDatabase.test.ts', 'runtime/test/database/PostgresJsQueries.test.ts'],
+          exclude: ['runtime/test/database/postgresFaults.test.ts', 'runtime/test/database/postgresDatabase.test.ts', 'runtime/test/database/PostgresJsQueries.test.ts', 'runtime/test/database/PipelinedQueries.test.ts'],
           env: { DB_DRIVER: 'postgres' },
           testTimeout: 20_000,
         },

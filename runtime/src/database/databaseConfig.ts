@@ -29,6 +29,13 @@ export interface DatabaseConfig {
    */
   prepare?: boolean
   /**
+   * PostgreSQL: plain queries (outside a transaction) share the pool's connections, and when every connection is
+   * busy they are pipelined on the least busy one, written without waiting for the answers before them
+   * (`DB_PIPELINE`, default true). `false` gives each query a connection of its own, so that a slow statement never
+   * holds back another request's query.
+   */
+  pipeline?: boolean
+  /**
    * PostgreSQL: the client library (`DB_DRIVER`): `pg` (node-postgres, the default) or `postgres` (postgres.js),
    * which also pipelines the queries of a busy pool on its connections (see the README's "Database").
    */
@@ -55,7 +62,7 @@ const DEFAULTS = {
   busyTimeoutMs: 5_000,
 } as const
 
-export type ResolvedDatabaseConfig = { root: string; prepare: boolean; driver: PostgresDriverName } & { -readonly [K in keyof typeof DEFAULTS]: number }
+export type ResolvedDatabaseConfig = { root: string; prepare: boolean; pipeline: boolean; driver: PostgresDriverName } & { -readonly [K in keyof typeof DEFAULTS]: number }
 
 const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false }
 
@@ -80,13 +87,21 @@ export function databaseConfig(given: DatabaseConfig = {}, env: NodeJS.ProcessEn
     }
     resolved[key] = value
   }
-  const prepare = env.DB_PREPARE === undefined || env.DB_PREPARE === '' ? true : SWITCH[env.DB_PREPARE.toLowerCase()]
-  if (given.prepare === undefined && prepare === undefined) throw new Error(`Invalid database setting DB_PREPARE="${env.DB_PREPARE}": use true or false`)
-  resolved.prepare = given.prepare ?? prepare!
+  resolved.prepare = given.prepare ?? onOff('DB_PREPARE', env)
+  resolved.pipeline = given.pipeline ?? onOff('DB_PIPELINE', env)
   const driver = given.driver ?? (env.DB_DRIVER || 'pg')
   if (!DRIVERS.includes(driver as PostgresDriverName)) {
     throw new Error(`Invalid database setting ${given.driver ? `driver: "${driver}"` : `DB_DRIVER="${driver}"`}: use ${DRIVERS.join(' or ')}`)
   }
   resolved.driver = driver as PostgresDriverName
   return resolved
+}
+
+/** A switch that is on unless the environment turns it off (`false`, `0`, `no`, `off`). */
+function onOff(variable: string, env: NodeJS.ProcessEnv): boolean {
+  const value = env[variable]
+  if (value === undefined || value === '') return true
+  const on = SWITCH[value.toLowerCase()]
+  if (on === undefined) throw new Error(`Invalid database setting ${variable}="${value}": use true or false`)
+  return on
 }

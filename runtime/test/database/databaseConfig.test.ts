@@ -11,6 +11,7 @@ describe('databaseConfig', () => {
       statementTimeoutMs: 0,
       busyTimeoutMs: 5_000,
       prepare: true,
+      pipeline: true,
       driver: 'pg',
     })
   })
@@ -29,6 +30,13 @@ describe('databaseConfig', () => {
     expect(databaseConfig({}, { DB_PREPARE: 'TRUE' }).prepare).toBe(true)
     expect(databaseConfig({ prepare: true }, { DB_PREPARE: 'false' }).prepare).toBe(true)
     expect(() => databaseConfig({}, { DB_PREPARE: 'maybe' })).toThrow('Invalid database setting DB_PREPARE="maybe": use true or false')
+  })
+
+  it('pipelines plain queries unless DB_PIPELINE or `pipeline` says not to', () => {
+    expect(databaseConfig({}, {}).pipeline).toBe(true)
+    expect(databaseConfig({}, { DB_PIPELINE: 'off' }).pipeline).toBe(false)
+    expect(databaseConfig({ pipeline: true }, { DB_PIPELINE: 'no' }).pipeline).toBe(true)
+    expect(() => databaseConfig({}, { DB_PIPELINE: 'sometimes' })).toThrow('Invalid database setting DB_PIPELINE="sometimes": use true or false')
   })
 
   it('names a setting that is not a whole number', () => {
