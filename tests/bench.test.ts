@@ -332,6 +332,27 @@ describe('npm run bench', () => {
     expect(report.targets(summary, [10])[0]).toMatchObject({ value: 0.7, method: 'alone', met: false })
   })
 
+  it('--suite db judges p99 against the fastest peer on any driver, on the paired rounds when Fw was paired with it', async () => {
+    const report = (await import(pathToFileURL(join(root, 'bench', 'lib', 'report.mjs')).href)) as {
+      summarizePairs: (samples: object[], pairs: object[]) => { key: string; p99Ratio: number | null }[]
+    }
+    const db = (await import(pathToFileURL(join(root, 'bench', 'lib', 'db-report.mjs')).href)) as {
+      dbTargets: (summary: object, fastest: object, pairs: object[]) => { name: string; value: number | null; method?: string; alone?: number | null; met: boolean | null }[]
+    }
+    const round = (p99A: number, p99B: number, saturated = true) => ({ key: 'db/fastify-postgresjs', rpsA: 1000, rpsB: 1100, ratio: 1.1, p99A, p99B, p99Ratio: p99B / p99A, saturated })
+    const [pair] = report.summarizePairs([round(10, 12), round(10, 9), round(10, 10), round(10, 30, false)], [{ key: 'db/fastify-postgresjs', label: 'Fw ÷ fastify + postgres.js, /db' }])
+    expect(pair).toMatchObject({ key: 'db/fastify-postgresjs', p99Ratio: 1 })
+
+    const entry = (rps: number, p99Ms: number) => ({ cases: { db: { rps, p99Ms, errors: 0, non2xx: 0, mismatches: 0 } } })
+    // Measured one after another, Fw's p99 was twice fastify + postgres.js's; at the same moment, paired, it was the same.
+    const summary = { fw: entry(24000, 12), 'fastify-pg': entry(13000, 20), 'fastify-postgresjs': entry(18000, 6) }
+    const pairs = [{ ...pair, peer: 'fastify-postgresjs', ratio: 1.1 }]
+    const p99 = db.dbTargets(summary, { db: 'fastify-pg' }, pairs).find((target) => target.name.startsWith('Fw p99'))
+    expect(p99).toMatchObject({ name: 'Fw p99 ÷ the fastest peer\'s (fastify-postgresjs), /db', value: 1, method: 'paired', alone: 2, met: true })
+    // Not paired with it: judged on the rounds measured one after another.
+    expect(db.dbTargets(summary, { db: 'fastify-pg' }, []).find((target) => target.name.startsWith('Fw p99'))).toMatchObject({ value: 2, method: 'alone', met: false })
+  })
+
   it('stops the servers it started when it is interrupted', async () => {
     const out = join(work, 'interrupted.json')
     const child = spawn(

@@ -115,11 +115,12 @@ export async function measurePairs({ pairs, rounds, duration, warmup, connection
         }
         const ratio = resultA.rps > 0 ? resultB.rps / resultA.rps : null
         const saturated = idleShare === null || idleShare <= IDLE_LIMIT
-        samples.push({ key: pair.key, round, rpsA: resultA.rps, rpsB: resultB.rps, ratio, idleShare, stealShare, saturated })
+        const p99Ratio = resultA.p99Ms > 0 && resultB.p99Ms != null ? resultB.p99Ms / resultA.p99Ms : null
+        samples.push({ key: pair.key, round, rpsA: resultA.rps, rpsB: resultB.rps, ratio, p99A: resultA.p99Ms, p99B: resultB.p99Ms, p99Ratio, idleShare, stealShare, saturated })
         const share = (value) => (value === null ? '?' : `${Math.round(value * 100)}%`)
         log(
           `  paired round ${round + 1}, ${pair.label}: ${Math.round(resultB.rps).toLocaleString('en-US')} ÷ ${Math.round(resultA.rps).toLocaleString('en-US')} req/s = ` +
-            `${ratio?.toFixed(3)}; core ${pin.serverCpu ?? '?'} idle ${share(idleShare)}, stolen ${share(stealShare)}${saturated ? '' : ' (not saturated: left out of the median)'}`,
+            `${ratio?.toFixed(3)}, p99 ${resultB.p99Ms?.toFixed(1)} ÷ ${resultA.p99Ms?.toFixed(1)} ms; core ${pin.serverCpu ?? '?'} idle ${share(idleShare)}, stolen ${share(stealShare)}${saturated ? '' : ' (not saturated: left out of the median)'}`,
         )
       } catch (error) {
         failed(pair.b.server.id, error.message.startsWith('paired') ? error.message : `paired round ${round + 1}, ${pair.label}: ${error.message}`)

@@ -59,6 +59,7 @@ export function summarizePairs(samples, pairs) {
   return pairs.map((pair) => {
     const own = samples.filter((sample) => sample.key === pair.key)
     const counted = own.filter((sample) => sample.saturated && sample.ratio != null).map((sample) => sample.ratio)
+    const p99s = own.filter((sample) => sample.saturated && sample.p99Ratio != null).map((sample) => sample.p99Ratio)
     return {
       key: pair.key,
       label: pair.label,
@@ -67,7 +68,9 @@ export function summarizePairs(samples, pairs) {
       highest: counted.length ? Math.max(...counted) : null,
       counted: counted.length,
       leftOut: own.length - counted.length,
-      rounds: own.map(({ rpsA, rpsB, ratio, idleShare, stealShare, saturated }) => ({ rpsA: Math.round(rpsA), rpsB: Math.round(rpsB), ratio, idleShare, stealShare, saturated })),
+      /** The p99 of the second server ÷ the first's, in the same rounds (median): the same load, the same moment. */
+      p99Ratio: median(p99s),
+      rounds: own.map(({ rpsA, rpsB, ratio, p99A, p99B, idleShare, stealShare, saturated }) => ({ rpsA: Math.round(rpsA), rpsB: Math.round(rpsB), ratio, p99A, p99B, idleShare, stealShare, saturated })),
     }
   })
 }
@@ -163,10 +166,11 @@ export function formatPairs(pairs, load) {
     pair.label,
     times(pair.ratio),
     pair.ratio == null ? '–' : `${times(pair.lowest)} – ${times(pair.highest)}`,
+    times(pair.p99Ratio),
     `${pair.counted}${pair.leftOut ? ` (${pair.leftOut} left out)` : ''}`,
   ])
-  const title = `**Paired on one core** (both servers on core 0 at once, each loaded by its own ${load} on core 1: the ratio of their req/s)`
-  return `${title}\n\n${table(['comparison', 'ratio (median)', 'lowest – highest', 'rounds'], rows)}`
+  const title = `**Paired on one core** (both servers on core 0 at once, each loaded by its own ${load} on core 1: the ratio of their req/s, and of their p99)`
+  return `${title}\n\n${table(['comparison', 'ratio (median)', 'lowest – highest', 'p99 ratio (median)', 'rounds'], rows)}`
 }
 
 export function formatTargets(list) {
