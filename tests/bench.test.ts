@@ -130,7 +130,7 @@ describe('npm run bench', () => {
       }
       expect(run.stdout).toContain(`| ${server.label} |`)
     }
-    // Fw is compared with the fastest peer on pg, paired, on every database test (and with fastify + kysely on /db and /fortunes).
+    // Fw is compared with the fastest peer on pg, paired, on every test (and with fastify + kysely on /db and /fortunes).
     const fw = result.servers.fw!.cases
     for (const test of tests) {
       const peer = result.fastestPeers[test]!
@@ -138,7 +138,7 @@ describe('npm run bench', () => {
       expect((fw[test] as CaseResult & { rpsRatio: number }).rpsRatio, test).toBeCloseTo(fw[test]!.rps / result.servers[peer]!.cases[test]!.rps)
     }
     const compared = result.paired.map((pair) => pair.key.split('/')[0])
-    expect(new Set(compared)).toEqual(new Set(['db', 'queries1', 'queries20', 'updates20', 'fortunes', 'posts']))
+    expect(new Set(compared)).toEqual(new Set(['json', 'plaintext', 'db', 'queries1', 'queries20', 'updates20', 'fortunes', 'posts']))
     // The blog page: Fw's eager loading against the same rows loaded by hand with kysely, in one query per relation.
     expect(result.paired.filter((pair) => pair.key.startsWith('posts/')).map((pair) => pair.peer)).toEqual(['fastify-kysely'])
     expect(result.queriesPerAnswer.posts).toEqual({ fw: 3, 'node-http-pg': 2, 'fastify-pg': 2, 'fastify-kysely': 2, 'hono-pg': 2, 'express-pg': 2 })

@@ -57,6 +57,11 @@ export function dbComparisons(servers, caseNames, fastest) {
   if (!fw) return []
   const byId = (id) => servers.find((server) => server.id === id)
   const list = []
+  // /json and /plaintext: Fw against the fastest peer on pg, as issue 29's bar covers every TechEmpower test.
+  for (const name of ['json', 'plaintext'].filter((n) => caseNames.includes(n) && byId(fastest[n]))) {
+    const peer = byId(fastest[name])
+    list.push({ key: `${name}/${peer.id}`, caseName: name, testCase: DB_CASES[name], peer: peer.id, label: `Fw ÷ ${peer.label}, ${DB_CASES[name].path}`, a: { server: peer, routes: 0 }, b: { server: fw, routes: 0 } })
+  }
   for (const name of DATABASE_TESTS.filter((n) => caseNames.includes(n))) {
     const others = name === 'posts' ? ['fastify-kysely'] : [fastest[name], ...(['db', 'fortunes'].includes(name) ? ['fastify-kysely'] : [])]
     // fastify + postgres.js, the fastest peer on any driver in the runs before Fw pipelined on pg.
@@ -82,8 +87,8 @@ export function dbComparisons(servers, caseNames, fastest) {
 }
 
 /**
- * The targets (issue 29): Fw ≥ 1.00× the fastest pg peer and fastify + postgres.js on every TechEmpower test, paired
- * on the database tests (measured alone on `/json` and `/plaintext`), and ≥ 0.95× fastify + kysely; on /posts
+ * The targets (issue 29): Fw ≥ 1.00× the fastest pg peer and fastify + postgres.js on every TechEmpower test, paired,
+ * and ≥ 0.95× fastify + kysely; on /posts
  * ≥ 0.90× fastify + kysely, in no more statements than the test allows (`queries`, by test and server, as the
  * verification counted them); Fw's p99 at most 1.10× that of the fastest peer on any driver.
  */
@@ -98,10 +103,6 @@ export function dbTargets(summary, fastest, pairs, queries = {}) {
     const value = pair.ratio ?? alone
     const title = `${pair.label}${pair.peer === fastest[name] ? ' (the fastest peer)' : ''}`
     list.push({ name: title, value, method: pair.ratio == null ? 'alone' : 'paired', alone, target: `>= ${bound.toFixed(2)}`, met: value == null ? null : value >= bound })
-  }
-  for (const name of ['json', 'plaintext'].filter((n) => fw.cases[n] && fastest[n])) {
-    const value = ratio(fw.cases[name].rps, summary[fastest[name]].cases[name]?.rps)
-    list.push({ name: `Fw ÷ the fastest peer on pg, ${DB_CASES[name].path}`, value, method: 'alone', alone: value, target: '>= 1.00', met: value == null ? null : value >= 1 })
   }
   // p99 against the fastest peer on any driver: judged on the paired rounds when Fw was paired with it (the same load
   // at the same moment), else on the rounds measured one after another.
