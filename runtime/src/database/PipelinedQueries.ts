@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely'
 import type { Pool, PoolClient, QueryResult as PgResult } from 'pg'
+import type { ResolvedDatabaseConfig } from './databaseConfig.js'
 import type { StatementNames } from './StatementNames.js'
 import { translate } from './postgresDialect.js'
 import { runNamed, toQueryResult, type PgCallback } from './pgQuery.js'
@@ -33,8 +34,8 @@ const QUICK_MS = 20
  *
  * A query written behind others cannot be withdrawn, so only quick statements share: the prepared ones
  * (`StatementNames`) whose last `QUICK_RUNS` runs each took PostgreSQL under `QUICK_MS`. Any other query (a
- * first run, a report, `pg_sleep`, a statement that was slow or failed) takes a connection of its own, exactly as
- * with `DB_PIPELINE=false`: it waits for one at most `DB_CONNECTION_TIMEOUT_MS` (503 after), and never waits behind
+ * first run, a report, `pg_sleep`, a statement that was slow or failed) takes a connection of its own, as every query
+ * does with `DB_PIPELINE=false`: it waits for one at most `DB_CONNECTION_TIMEOUT_MS` (503 after), and never waits behind
  * another request's statement.
  *
  * The shared connections are the pool's own, taken with `pool.connect()` as a query needs one and given back when
@@ -53,21 +54,27 @@ export class PipelinedQueries {
   /** The quick runs in a row of each named statement (`QUICK_RUNS`, `QUICK_MS`). */
   private readonly quickRuns = new Map<string, number>()
 
+  private readonly max: number
+  private readonly pipeline: boolean
+
   constructor(
     readonly pool: Pool,
-    private readonly max: number,
+    config: Pick<ResolvedDatabaseConfig, 'poolMax' | 'pipeline'>,
     /** Which texts to run as named statements; none without it. */
     private readonly names?: StatementNames,
-  ) {}
+  ) {
+    this.max = config.poolMax
+    this.pipeline = config.pipeline
+  }
 
   /**
-   * One query, as kysely's result: shared and pipelined when its statement is known to be quick, else on a
-   * connection of its own.
+   * One query, as kysely's result: shared and pipelined when its statement is known to be quick (and `pipeline` is
+   * on), else on a connection of its own.
    */
   run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const parameters = query.parameters as unknown[]
     const name = this.names?.of(query.sql)
-    const quick = name !== undefined && (this.quickRuns.get(name) ?? 0) >= QUICK_RUNS
+    const quick = this.pipeline && name !== undefined && (this.quickRuns.get(name) ?? 0) >= QUICK_RUNS
     return new Promise((resolve, reject) => {
       const answer = (error: Error | undefined, result: PgResult) => {
         if (error) reject(translate(error))

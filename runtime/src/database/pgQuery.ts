@@ -9,7 +9,7 @@ let Query: typeof import('pg').Query | undefined
 export type PgCallback = (error: Error | undefined, result: PgResult) => void
 
 /** pg's own Query, made from the text so that pg does not copy a config object property by property (`cloneQueryConfig`). */
-export function pgQuery(text: string, values: unknown[], name: string | undefined, callback: PgCallback) {
+function pgQuery(text: string, values: unknown[], name: string | undefined, callback: PgCallback) {
   Query ??= (require('pg') as typeof import('pg')).Query
   const query = new Query(text, values, callback as never)
   // pg's types leave out the name a Query is prepared under; its code reads it from the object.
@@ -22,7 +22,7 @@ export function pgQuery(text: string, values: unknown[], name: string | undefine
  * type" (a migration changed the columns a `select *` returns), 26000 "prepared statement does not exist" (something
  * ran `DEALLOCATE ALL` or `DISCARD ALL` on the connection).
  */
-export function isStaleStatement(error: Error | undefined): boolean {
+function isStaleStatement(error: Error | undefined): boolean {
   const code = (error as { code?: string } | undefined)?.code
   return code === '26000' || (code === '0A000' && /cached plan must not change result type/.test(error!.message))
 }

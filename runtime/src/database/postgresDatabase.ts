@@ -1,18 +1,16 @@
 import { Kysely, type CompiledQuery, type QueryResult } from 'kysely'
-import type { Pool } from 'pg'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
 import { PipelinedQueries } from './PipelinedQueries.js'
 import { PostgresJsQueries } from './PostgresJsQueries.js'
 import { StatementNames } from './StatementNames.js'
-import { postgresDialect, translate } from './postgresDialect.js'
-import { runNamed, toQueryResult } from './pgQuery.js'
+import { postgresDialect } from './postgresDialect.js'
 import { withPostgresParameters } from './postgresValues.js'
 
 /**
  * A kysely instance on PostgreSQL whose plain queries (`execute()`, `executeTakeFirst()`, no abort signal,
- * outside a transaction) go straight to the pg pool's connections, one promise for the whole round trip: shared
- * and pipelined when the pool is busy (`PipelinedQueries`, the default, `DB_PIPELINE`), else a pooled connection
- * is taken, the query runs and the connection is given back through pg's callbacks. kysely's own path
+ * outside a transaction) go straight to the pg pool's connections through pg's callbacks, one promise for the whole
+ * round trip (`PipelinedQueries`): shared and pipelined when the pool is busy (`DB_PIPELINE`, the default), else a
+ * connection taken for the query and given back when it answers. kysely's own path
  * awaits a dozen async layers for the same work (the connection provider, the runtime driver, the pg driver,
  * the connection, the release, the result plugins), which costs a database route about 10% of its CPU time.
  * Everything else (transactions, `connection()`, plugins, abort signals, streams) keeps kysely's path, and so
@@ -41,15 +39,14 @@ export function postgresDatabase<DB>(url: string, config: ResolvedDatabaseConfig
   // `withSchema` makes an executor of its own, which keeps kysely's path.
   const executor = db.getExecutor()
   const throughKysely = executor.executeQuery.bind(executor)
-  let shared: PipelinedQueries | undefined
+  let pooled: PipelinedQueries | undefined
   executor.executeQuery = <R>(query: CompiledQuery, options?: Parameters<typeof throughKysely>[1]): Promise<QueryResult<R>> => {
     if (options?.signal) return throughKysely<R>(query, options)
     if (plain) return plain.run<R>(query)
     const pool = dialect.pool.current
     if (pool === undefined) return throughKysely<R>(query, options)
-    if (!config.pipeline) return queryPool<R>(pool, withPostgresParameters(query), names?.of(query.sql))
-    if (shared?.pool !== pool) shared = new PipelinedQueries(pool, config.poolMax, names)
-    return shared.run<R>(withPostgresParameters(query))
+    if (pooled?.pool !== pool) pooled = new PipelinedQueries(pool, config, names)
+    return pooled.run<R>(withPostgresParameters(query))
   }
   if (plain) {
     // kysely ends its driver only once the driver opened (a transaction, `connection()`): postgres.js's pool may
@@ -58,24 +55,4 @@ export function postgresDatabase<DB>(url: string, config: ResolvedDatabaseConfig
     db.destroy = () => Promise.all([destroy(), plain.end()]).then(() => undefined)
   }
   return db
-}
-
-/**
- * One query on a connection of the pool, given back when it answers; kysely's result shape (`DB_PIPELINE=false`).
- */
-function queryPool<R>(pool: Pool, query: CompiledQuery, name: string | undefined): Promise<QueryResult<R>> {
-  return new Promise((resolve, reject) => {
-    pool.connect((connectError, client, release) => {
-      if (connectError || !client) {
-        reject(translate(connectError))
-        return
-      }
-      runNamed(client, query.sql, query.parameters as unknown[], name, (error, result) => {
-        // As kysely's driver does: the connection goes back to the pool, which drops it if it broke.
-        release()
-        if (error) reject(translate(error))
-        else resolve(toQueryResult<R>(result))
-      })
-    })
-  })
 }
