@@ -92,7 +92,7 @@ export const queueWork: Command = {
       try {
         jobs = await bootAppJobs(cwd, Container.getInstance(), built)
       } catch (error) {
-        throw new CommandError(`fw queue:work could not load the app's jobs: ${error instanceof Error ? error.message : String(error)}`)
+        throw new CommandError(`fw queue:work could not load the app (bootstrap/app.ts, its routes and jobs): ${error instanceof Error ? error.message : String(error)}`)
       }
       const worker = new Worker(queue, jobs, { ...options, logger: createLogger({ buffered: true }) })
       // The app's jobs and Fw's own (SendQueuedMail), which every worker runs.

@@ -15,6 +15,11 @@ export function mailFolder(root: string, built: boolean): string {
   return join(root, built ? 'dist/App/Mail' : 'App/Mail')
 }
 
+/** Where the app's routes are: routes/web.ts, or its build in dist/. */
+export function routesFile(root: string, built: boolean): string {
+  return join(root, built ? 'dist/routes/web.js' : 'routes/web.ts')
+}
+
 /**
  * Sets the app up as its server does: bootstrap/app.ts `configure(container, router)`, which binds the services its
  * jobs and scheduled tasks are built with, and on `router` (a fresh one if none is given) its middleware and aliases.
@@ -29,8 +34,20 @@ export async function configureApp(root: string, container: Container, built: bo
   configure(container, router ?? new (await import('../routing/Router.js')).Router(container))
 }
 
-/** Sets the app up (`configureApp`), then loads its job classes, from dist/ when `built`. */
+/**
+ * Boots the app in a process that serves no request (a queue worker, a scheduler) as its web process does:
+ * `configureApp`, then its routes on a router of this process, so that a job, a mail or a scheduled task builds its
+ * links with `Route.url`, `Route.absoluteUrl` and `Route.signedUrl` exactly as a request handler does.
+ */
+export async function bootApp(root: string, container: Container, built: boolean): Promise<void> {
+  const router = new (await import('../routing/Router.js')).Router(container)
+  await configureApp(root, container, built, router)
+  const routes = routesFile(root, built)
+  if (existsSync(routes)) await router.loadRoutesFromFile(routes)
+}
+
+/** Boots the app (`bootApp`), then loads its job classes, from dist/ when `built`. */
 export async function bootAppJobs(root: string, container: Container, built: boolean): Promise<JobRegistry> {
-  await configureApp(root, container, built)
+  await bootApp(root, container, built)
   return loadJobs(jobsFolder(root, built))
 }

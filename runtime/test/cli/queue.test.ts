@@ -143,6 +143,29 @@ describe('fw queue:work', () => {
     expect((await jobRows()).map((row) => row.payload)).toEqual(['{"name":"Grace"}'])
   })
 
+  it('loads the routes as the web process does: a job builds its links with Route.url, absoluteUrl and signedUrl', async () => {
+    app.write('routes/web.ts', "import { Route } from 'fw-runtime'\n\nRoute.get('/orders/{order}', () => 'an order').name('orders.show')\n")
+    app.write('App/Jobs/Linker.ts', `import { appendFileSync } from 'node:fs'
+import { Route } from 'fw-runtime'
+import { Job } from 'fw-runtime/queue'
+
+export class Linker extends Job<{ order: number }> {
+  handle({ order }: { order: number }): void {
+    appendFileSync('runs.log', [Route.url('orders.show', { order }), Route.absoluteUrl('orders.show', { order }), Route.signedUrl('orders.show', { order })].join('\\n') + '\\n')
+  }
+}
+`)
+    app.write('.env', 'QUEUE_DRIVER=database\nAPP_URL=http://shop.example.test:8080\nAPP_KEY=base64:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n')
+    await dispatch('Linker', { order: 7 })
+    const result = await app.fw(['queue:work', '--once'])
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toMatch(/ Linker #1 done /)
+    const [path, absolute, signed] = runs()
+    expect(path).toBe('/orders/7')
+    expect(absolute).toBe('http://shop.example.test:8080/orders/7')
+    expect(signed).toMatch(/^http:\/\/shop\.example\.test:8080\/orders\/7\?signature=[\w-]+$/)
+  })
+
   it('logs JSON lines with LOG_FORMAT=json: a job\'s within a second while it runs, an error\'s at once, the rest at exit', async () => {
     const jsonLines = (output: string) => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
     const worker = work([], { LOG_FORMAT: 'json' })

@@ -157,6 +157,16 @@ describe('fw schedule:list, schedule:run and schedule:work', () => {
     expect((await sql<{ task: string }>`select task from fw_schedule_runs order by task`.execute(db)).rows).toEqual([{ task: 'beat' }, { task: 'job:Tick' }])
   })
 
+  it('loads the routes as the web process does: a task builds an absolute link with Route.absoluteUrl', async () => {
+    app.write('routes/web.ts', "import { Route } from 'fw-runtime'\n\nRoute.get('/digest', () => 'the digest').name('digest')\n")
+    app.write('.env', 'QUEUE_DRIVER=database\nAPP_URL=http://shop.example.test:8080\n')
+    app.write('bootstrap/schedule.ts', scheduleFile("schedule.call('link', () => appendFileSync('beats.log', Route.absoluteUrl('digest'))).everyMinute()").replace("import { schedule }", "import { Route } from 'fw-runtime'\nimport { schedule }"))
+    const ran = await app.fw(['schedule:run'])
+    expect(ran.stderr).toBe('')
+    expect(ran.code).toBe(0)
+    expect(beats()).toEqual(['http://shop.example.test:8080/digest'])
+  })
+
   it('withoutOverlapping skips the job while the one it queued before still waits', async () => {
     app.write('bootstrap/schedule.ts', scheduleFile('schedule.job(Tick).everySecond().withoutOverlapping()'))
     const first = await app.fw(['schedule:run'])
