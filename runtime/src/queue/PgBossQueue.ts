@@ -156,10 +156,14 @@ export class PgBossQueue implements StoredQueue {
 
   async retry(ids: readonly string[] | 'all'): Promise<number> {
     await this.#start()
-    // As pg-boss's own retry, with the job's attempts afresh: as many runs ahead as it was dispatched with.
-    const { numAffectedRows } = await sql`update ${JOBS}
-      set state = 'retry', retry_limit = retry_count + retry_limit + 1, completed_on = null, start_after = greatest(start_after, now())
-      where state = 'failed' and ${this.#only(ids)}`.execute(this.#database())
+    // As pg-boss's own retry, with the job's attempts afresh (as on SQLite): its count back to none, so that its next
+    // run is attempt 1 of as many as it was dispatched with (a claim counts a run only once `started_on` is set).
+    // A unique job whose twin already waits stays failed, as pg-boss's one waiting job per key would have it.
+    const { numAffectedRows } = await sql`update ${JOBS} as job
+      set state = 'retry', retry_count = 0, started_on = null, completed_on = null, start_after = greatest(job.start_after, now())
+      where job.state = 'failed' and ${this.#only(ids)}
+        and not exists (select 1 from ${JOBS} as twin
+          where twin.name = job.name and twin.singleton_key = job.singleton_key and twin.state = 'created' and twin.id <> job.id)`.execute(this.#database())
     return Number(numAffectedRows ?? 0)
   }
 

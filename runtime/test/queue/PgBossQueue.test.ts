@@ -152,13 +152,30 @@ describe('the database queue on PostgreSQL (pg-boss)', () => {
 
     expect(await jobs.retry([failed!.id])).toBe(1)
     expect(await jobs.retry('all')).toBe(0)
-    for (const expected of ['retry', 'failed'] as const) {
+    // Its attempts start afresh: 1 of 2, then 2 of 2, not 3 of 4.
+    for (const [attempt, expected] of [[1, 'retry'], [2, 'failed']] as const) {
       await sql`update pgboss.job set start_after = now()`.execute(database)
       const again = await claimSoon()
+      expect(again).toMatchObject({ attempt, attempts: 2 })
       expect(await jobs.fail(again!, new Error('still down'))).toBe(expected)
     }
+    expect((await jobs.failed())[0]).toMatchObject({ attempts: 2 })
     expect(await jobs.flush()).toBe(1)
     expect(await rows()).toEqual([])
+  })
+
+  it('leaves a failed unique job failed when retried while its twin waits', async () => {
+    await Greet.dispatch({ name: 'failed' }, { uniqueKey: 'report', attempts: 1 })
+    expect(await jobs.fail((await jobs.claim(['default']))!, new Error('no'))).toBe('failed')
+    await Greet.dispatch({ name: 'twin' }, { uniqueKey: 'report' })
+    const [failed] = await jobs.failed()
+    expect(await jobs.retry([failed!.id])).toBe(0)
+    expect((await rows()).map((row) => [row.data.payload.name, row.state])).toEqual([
+      ['failed', 'failed'],
+      ['twin', 'created'],
+    ])
+    await jobs.complete((await jobs.claim(['default']))!)
+    expect(await jobs.retry([failed!.id])).toBe(1)
   })
 
   it('fails a job at once when told not to retry it', async () => {
