@@ -25,6 +25,12 @@ const CHANNEL = `pgboss_${createHash('sha224').update(SCHEMA).digest('hex').slic
 /** A job's heartbeat, in seconds (pg-boss's least): a job whose worker stops renewing it runs again after it. */
 const HEARTBEAT_SECONDS = 10
 
+/**
+ * pg-boss's connections besides one per job running at once (what `runsAtOnce` is told): its supervision and
+ * maintenance, and a dispatch. Its own default, 3 in all, is what a process that only dispatches gets.
+ */
+const SPARE_CONNECTIONS = 3
+
 /** What Fw stores as a pg-boss job's data: the class's name and its payload. */
 interface StoredData {
   name: string
@@ -63,6 +69,8 @@ export class PgBossQueue implements StoredQueue {
   readonly #queues = new Map<string, Promise<void>>()
   readonly #database: () => Kysely<any>
   readonly #wakeUp = new WakeUp()
+  /** The jobs this process's workers run at once: each claims, renews and settles on a connection of the pool. */
+  #jobsAtOnce = 0
   /** The connection that LISTENs for new jobs, while an idle worker waits; made again after PostgreSQL restarts. */
   #listener: Promise<Client | undefined> | undefined
 
@@ -180,6 +188,15 @@ export class PgBossQueue implements StoredQueue {
     return { waiting: count('created', 'retry'), active: count('active'), failed: count('failed') }
   }
 
+  /**
+   * Sizes pg-boss's pool for `jobs` more at once (`fw queue:work --concurrency`): without a connection each, the
+   * jobs' claims, heartbeats and completions would wait in line for pg-boss's 3. Read when pg-boss starts, at the
+   * first claim or dispatch; a worker tells it before its first claim.
+   */
+  runsAtOnce(jobs: number): void {
+    this.#jobsAtOnce += jobs
+  }
+
   async close(): Promise<void> {
     const listener = await this.#listener
     this.#listener = undefined
@@ -213,7 +230,7 @@ export class PgBossQueue implements StoredQueue {
       connectionString: url,
       schema: SCHEMA,
       application_name: 'fw-queue',
-      max: 3,
+      max: SPARE_CONNECTIONS + this.#jobsAtOnce,
       // Fw's scheduler claims its slots in the application's database; pg-boss's cron stays off.
       schedule: false,
       supervise,

@@ -19,6 +19,13 @@ class Greet extends Job<{ name: string }> {
   }
 }
 
+class Slow extends Job<{ ms: number }> {
+  async handle({ ms }: { ms: number }): Promise<void> {
+    await sleep(ms)
+    done.push(`slow ${ms}`)
+  }
+}
+
 class Poison extends Job {
   static override options = { attempts: 2, backoff: 0 }
 
@@ -229,4 +236,28 @@ describe('the database queue on PostgreSQL (pg-boss)', () => {
     expect(done).toEqual(['Hello, at once'])
     expect(Date.now() - dispatched).toBeLessThan(2_000)
   })
+})
+
+describe('a pg-boss worker process', () => {
+  it('sizes its pool from the concurrency: more than pg-boss\'s 3 connections for 6 jobs at once', async () => {
+    const own = new PgBossQueue({ supervise: true })
+    for (let n = 0; n < 6; n++) await Slow.dispatch({ ms: 1500 }, { queue: 'slow' })
+    const since = (await sql<{ now: Date }>`select now() as now`.execute(database)).rows[0]!.now
+    const worker = new Worker(own, new Map<string, any>([['Slow', Slow]]), { logger: keptLog(), concurrency: 6, queues: ['slow'], pollMs: 20 })
+    const running = worker.run()
+    try {
+      for (let i = 0; i < 100 && (await own.counts()).active < 6; i++) await sleep(20)
+      expect((await own.counts()).active).toBe(6)
+      // The connections this queue opened (the shared one of this file opened its own before): a job at once has one.
+      const { rows } = await sql<{ count: number }>`select count(*)::int as count from pg_stat_activity
+        where application_name = 'fw-queue' and backend_start >= ${since}`.execute(database)
+      expect(rows[0]!.count).toBeGreaterThan(3)
+      expect(rows[0]!.count).toBeLessThanOrEqual(3 + 6)
+    } finally {
+      worker.stop()
+      await running
+      await own.close()
+    }
+    expect(done).toEqual(Array.from({ length: 6 }, () => 'slow 1500'))
+  }, 20_000)
 })
