@@ -56,6 +56,7 @@ export class Worker {
   ) {
     this.#queues = options.queues?.length ? options.queues : ['default']
     this.#concurrency = options.concurrency ?? 1
+    queue.runsAtOnce?.(options.once ? 1 : this.#concurrency)
   }
 
   /** Runs until `stop()`, or until `once`, `maxJobs` or `maxTime` says so; what stopped it. */

@@ -86,6 +86,11 @@ export interface StoredQueue extends QueueDriver {
    * dispatch in this process) or when `signal` aborts: what an idle worker does between two claims.
    */
   wait(ms: number, signal: AbortSignal): Promise<void>
+  /**
+   * Told by each worker of this process, before its first claim, how many jobs it runs at once, so that the driver
+   * can size what it opens for itself (pg-boss's connection pool).
+   */
+  runsAtOnce?(jobs: number): void
   /** Closes what the driver opened for itself. */
   close?(): Promise<void>
 }
