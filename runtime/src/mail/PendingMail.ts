@@ -52,7 +52,8 @@ export class PendingMail {
    * the caller: a worker sends it, or at once under `QUEUE_DRIVER=sync`. Inside `transaction()`, it is queued once
    * the transaction commits. Throws a TypeError for a bad address or subject. It reads no mail setting: a request
    * answers the same whether they are right or missing (no 500 that tells who has an account), and a missing one
-   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`).
+   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`). The job's payload is
+   * stored encrypted with APP_KEY: a mail often holds a link that signs someone in.
    */
   async send(mailable: Mailable<any>, options: SendOptions = {}): Promise<void> {
     const message = this.#render(mailable)
