@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Container } from '../container/Container.js'
+import { loadMailClasses } from '../mail/mailClasses.js'
 import type { Router } from '../routing/Router.js'
 import { loadJobs, type JobRegistry } from './jobRegistry.js'
 
@@ -29,8 +30,12 @@ export async function configureApp(root: string, container: Container, built: bo
   configure(container, router ?? new (await import('../routing/Router.js')).Router(container))
 }
 
-/** Sets the app up (`configureApp`), then loads its job classes, from dist/ when `built`. */
+/**
+ * Sets the app up (`configureApp`), then loads its job classes, from dist/ when `built`, and its mail classes, which
+ * the job SendQueuedMail asks `shouldSend()`.
+ */
 export async function bootAppJobs(root: string, container: Container, built: boolean): Promise<JobRegistry> {
   await configureApp(root, container, built)
+  await loadMailClasses(mailFolder(root, built))
   return loadJobs(jobsFolder(root, built))
 }
