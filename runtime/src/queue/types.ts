@@ -19,6 +19,8 @@ export interface JobConstructor<Payload = any> {
   new (cradle: Cradle): { handle(payload: Payload): unknown }
   readonly name: string
   readonly options?: DispatchOptions
+  /** Its payload is stored encrypted (see `Job.encrypted`). */
+  readonly encrypted?: boolean
 }
 
 /** A job on its way to a queue, its options settled and its payload checked to be JSON. */
