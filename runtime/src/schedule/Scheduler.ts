@@ -2,7 +2,7 @@ import { db, transaction } from '../database/db.js'
 import type { Logger } from '../log/Logger.js'
 import { queue } from '../queue/queue.js'
 import type { ScheduledTask, TaskAction } from './ScheduledTask.js'
-import { claimRun, createScheduleRunsTable, pruneRuns } from './scheduleRuns.js'
+import { claimRun, createScheduleRunsTable, isMissingScheduleRunsTable, pruneRuns } from './scheduleRuns.js'
 
 /** A slot missed by less than this (a scheduler restarted, a late timer) still runs; an older one is skipped. */
 export const GRACE_MS = 60_000
@@ -129,8 +129,16 @@ export class Scheduler {
   async #runSlot(task: ScheduledTask, runAt: number): Promise<SlotResult> {
     const at = new Date(runAt).toISOString()
     let outcome: SlotOutcome
+    const claimAndRun = () => (task.action.kind === 'job' ? this.#dispatch(task, task.action, runAt) : this.#call(task, task.action, runAt))
     try {
-      outcome = task.action.kind === 'job' ? await this.#dispatch(task, task.action, runAt) : await this.#call(task, task.action, runAt)
+      try {
+        outcome = await claimAndRun()
+      } catch (error) {
+        if (!isMissingScheduleRunsTable(error)) throw error
+        // The table went under a running scheduler (fw migrate:fresh): made again, the slot is claimed as usual.
+        await createScheduleRunsTable(db())
+        outcome = await claimAndRun()
+      }
     } catch (error) {
       this.#logger.error(`[fw] scheduled task ${task.key} (${at}) failed:`, error, { task: task.key, at })
       outcome = 'failed'

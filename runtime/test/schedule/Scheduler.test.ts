@@ -128,6 +128,23 @@ describe.each(databases)('the scheduler on $name', ({ name }) => {
     expect(started).toHaveLength(1)
   })
 
+  it('makes the runs table again when it is dropped under a running scheduler (fw migrate:fresh), and goes on', async () => {
+    const seconds: number[] = []
+    schedule.call('tick', () => seconds.push(Date.now())).everySecond()
+    const { logger, lines } = recordingLogger()
+    const scheduler = new Scheduler(schedule.tasks(), { logger })
+    const running = scheduler.run()
+    await sleep(1_200)
+    await sql`drop table fw_schedule_runs`.execute(notes.database())
+    const dropped = seconds.length
+    await sleep(2_200)
+    await scheduler.stop()
+    await running
+    expect(seconds.length).toBeGreaterThanOrEqual(dropped + 2)
+    expect(lines.filter((line) => line.includes('failed'))).toEqual([])
+    expect((await runs()).filter((row) => row.task === 'tick').length).toBeGreaterThanOrEqual(2)
+  })
+
   it('runs each second while it works, and stop() waits for the run in flight', async () => {
     const seconds: number[] = []
     schedule.call('tick', () => seconds.push(Date.now())).everySecond()
