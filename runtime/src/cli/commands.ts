@@ -15,7 +15,7 @@ import { dbTypes } from './dbTypes.js'
 import { keyGenerate } from './keyGenerate.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { openapi } from './openapi.js'
-import { queueFailed, queueFlush, queueRetry, queueWork } from './queue.js'
+import { queueFailed, queueFlush, queueRestart, queueRetry, queueWork } from './queue.js'
 import { routeList } from './routeList.js'
 import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
@@ -60,6 +60,7 @@ export const commands: readonly Command[] = [
   queueFailed,
   queueRetry,
   queueFlush,
+  queueRestart,
   scheduleWork,
   scheduleRun,
   scheduleList,

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { Kysely } from 'kysely'
 import { QUEUE_NAME } from '../queue/pendingJob.js'
 import type { StoredQueue } from '../queue/types.js'
 import { CommandError, type Command } from './Command.js'
@@ -8,7 +9,7 @@ import { table } from './table.js'
  * The application's stored queue (its `.env` read first), handed to `work`, then closed. A driver that stores no
  * job (`sync`) is one line saying what to set.
  */
-async function withQueue<T>(cwd: string, work: (queue: StoredQueue) => Promise<T>, { worker = false } = {}): Promise<T> {
+async function withQueue<T>(cwd: string, work: (queue: StoredQueue, database: Kysely<any>) => Promise<T>, { worker = false } = {}): Promise<T> {
   const [{ loadEnv }, { queue }, { Container }, { createDatabase }] = await Promise.all([
     import('../config/loadEnv.js'),
     import('../queue/queue.js'),
@@ -26,7 +27,7 @@ async function withQueue<T>(cwd: string, work: (queue: StoredQueue) => Promise<T
   const database = createDatabase(process.env.DATABASE_URL, cwd)
   Container.getInstance().instance('db', database)
   try {
-    return await work(stored)
+    return await work(stored, database)
   } finally {
     await stored.close?.()
     await database.destroy()
@@ -78,13 +79,14 @@ export const queueWork: Command = {
       maxJobs: count('max-jobs', values['max-jobs']),
       maxTime: count('max-time', values['max-time']),
     }
-    return withQueue(cwd, async (queue) => {
-      const [{ isProduction }, { bootAppJobs }, { Worker }, { Container }, { createLogger }] = await Promise.all([
+    return withQueue(cwd, async (queue, database) => {
+      const [{ isProduction }, { bootAppJobs }, { Worker }, { Container }, { createLogger }, { watchQueueRestart }] = await Promise.all([
         import('../config/environment.js'),
         import('../queue/appJobs.js'),
         import('../queue/Worker.js'),
         import('../container/Container.js'),
         import('../log/Logger.js'),
+        import('../queue/queueRestarts.js'),
       ])
       const built = isProduction()
       if (!built) await import('./loadTypeScript.js').then(({ loadTypeScript }) => loadTypeScript())
@@ -105,10 +107,17 @@ export const queueWork: Command = {
         worker.stop()
       }
       process.on('SIGTERM', onSignal).on('SIGINT', onSignal)
+      const restarts = options.once
+        ? undefined
+        : await watchQueueRestart(database, () => {
+            console.log('[fw] fw queue:restart: finishing the jobs in flight, then exiting')
+            worker.stop('restart')
+          })
       try {
         const reason = await worker.run()
         if (reason !== 'stopped') console.log(`Stopped (${reason}) after ${worker.processed} job${worker.processed === 1 ? '' : 's'}.`)
       } finally {
+        restarts?.stop()
         process.off('SIGTERM', onSignal).off('SIGINT', onSignal)
       }
       return 0
@@ -176,5 +185,33 @@ export const queueFlush: Command = {
       console.log(deleted === 0 ? 'No failed jobs.' : `Deleted ${deleted} failed job${deleted === 1 ? '' : 's'}.`)
       return 0
     })
+  },
+}
+
+/** `fw queue:restart` */
+export const queueRestart: Command = {
+  name: 'queue:restart',
+  summary: 'Tell every queue worker to finish its jobs in flight and exit, to be started again on the new code',
+  usage: 'queue:restart',
+  details: [
+    'Every fw queue:work on this database sees it within a few seconds, finishes the jobs it runs and exits 0: fw start',
+    'starts new ones at once; your process manager restarts the others. Run it after a deploy (fw start also replaces',
+    'its queue workers and scheduler on SIGHUP).',
+  ],
+  async run({ cwd }) {
+    const [{ loadEnv }, { createDatabase }, { signalQueueRestart }] = await Promise.all([
+      import('../config/loadEnv.js'),
+      import('../database/createDatabase.js'),
+      import('../queue/queueRestarts.js'),
+    ])
+    loadEnv(join(cwd, '.env'))
+    const database = createDatabase(process.env.DATABASE_URL, cwd)
+    try {
+      await signalQueueRestart(database)
+    } finally {
+      await database.destroy()
+    }
+    console.log('Told the queue workers to restart once their jobs in flight are done.')
+    return 0
   },
 }

@@ -24,7 +24,8 @@ export const start: Command = {
   details: [
     `Runs ${ENTRY} (npm run build first) in N workers sharing one port; NODE_ENV defaults to production.`,
     'A worker that dies is logged and replaced at once. SIGHUP replaces the workers one by one (a new one listens',
-    'before the old one drains); SIGTERM or SIGINT lets every request in flight finish, then exits 0.',
+    'before the old one drains), and the queue workers and scheduler (the old ones finish their work in flight);',
+    'SIGTERM or SIGINT lets every request in flight finish, then exits 0.',
     'Run it directly (npx fw start, or your process manager), not through npm start: npm does not pass signals on.',
     '--queue-workers=N also runs N fw queue:work processes (QUEUE_DRIVER=database, the default), each replaced when',
     'it dies; SIGTERM lets them finish their jobs in flight. Without it, a build with jobs is started with a warning.',

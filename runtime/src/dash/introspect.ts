@@ -3,6 +3,7 @@ import { dialectOf } from '../database/dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE } from '../database/MigrationLock.js'
 import { MIGRATIONS_TABLE } from '../database/Migrator.js'
 import { JOBS_TABLE } from '../queue/jobsTable.js'
+import { QUEUE_RESTARTS_TABLE } from '../queue/queueRestarts.js'
 import { SCHEDULE_RUNS_TABLE } from '../schedule/scheduleRuns.js'
 import { isSecretColumn } from './secretColumns.js'
 
@@ -51,7 +52,7 @@ export interface IntrospectOptions {
 }
 
 /** The migrator's and the queue's bookkeeping: never listed. */
-const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, SCHEDULE_RUNS_TABLE])
+const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE])
 
 /**
  * Every table and view of the database, sorted by name, read through kysely's introspection on each

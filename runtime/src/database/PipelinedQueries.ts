@@ -114,7 +114,8 @@ export class PipelinedQueries {
 
   /** Counts the quick runs of a statement in a row; one slow run, or one that failed, starts the count again. */
   private timed(name: string | undefined, ms: number, error: Error | null | undefined): void {
-    if (name === undefined) return
+    // Without pipelining no query shares a connection, so the count would decide nothing.
+    if (name === undefined || !this.pipeline) return
     this.quickRuns.set(name, !error && ms < QUICK_MS ? (this.quickRuns.get(name) ?? 0) + 1 : 0)
   }
 

@@ -36,8 +36,8 @@ export interface DatabaseConfig {
    */
   pipeline?: boolean
   /**
-   * PostgreSQL: the client library (`DB_DRIVER`): `pg` (node-postgres, the default) or `postgres` (postgres.js),
-   * which also pipelines the queries of a busy pool on its connections (see the README's "Database").
+   * PostgreSQL: the client library (`DB_DRIVER`): `pg` (node-postgres, the default, which pipelines the quick
+   * statements with `pipeline`) or `postgres` (postgres.js, which pipelines on its own; see the README's "Database").
    */
   driver?: PostgresDriverName
 }

@@ -23,7 +23,7 @@ export interface WorkerOptions {
 }
 
 /** Why a worker stopped. */
-export type StopReason = 'stopped' | 'once' | 'max-jobs' | 'max-time'
+export type StopReason = 'stopped' | 'once' | 'max-jobs' | 'max-time' | 'restart'
 
 /**
  * Takes jobs from a stored queue and runs them, as `php artisan queue:work`: each in a slot of its own (up to

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { createTables } from '../database/createTables.js'
 
 /** The table of the scheduler's claims, in the application's own database, made on first use. */
 export const SCHEDULE_RUNS_TABLE = 'fw_schedule_runs'
@@ -20,20 +21,9 @@ const STATEMENTS = [
   sql`create index if not exists fw_schedule_runs_run_at on fw_schedule_runs (run_at)`,
 ]
 
-/**
- * Creates the runs table when it is missing. Schedulers that start together on PostgreSQL may race to create it
- * (`create table if not exists` is not safe against a concurrent one there): the loser tries again and finds it.
- */
+/** Creates the runs table when it is missing. */
 export async function createScheduleRunsTable(database: Kysely<any>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      for (const statement of STATEMENTS) await statement.execute(database)
-      return
-    } catch (error) {
-      if (attempt >= 3) throw error
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
-    }
-  }
+  await createTables(database, STATEMENTS)
 }
 
 /**

@@ -349,6 +349,62 @@ describe('workers that come with the servers', () => {
     expect(await server.exited).toBe(0)
     expect(isRunning(replacement)).toBe(false)
   }, 60_000)
+
+  it('fw start on SIGHUP runs the new build in its web workers, queue workers and scheduler; fw queue:restart renews the queue workers', async () => {
+    // Each kind of process says which build it runs: the page, the job and the scheduled task read one constant.
+    const build = (version: string) => {
+      app.write('dist/version.js', `export const VERSION = '${version}'\n`)
+      app.write('dist/routes/web.js', "import { Route } from 'fw-runtime'\nimport { VERSION } from '../version.js'\n\nRoute.get('/version', () => ({ version: VERSION }))\n")
+      app.write(
+        'dist/App/Jobs/Report.js',
+        "import { appendFileSync } from 'node:fs'\nimport { Job } from 'fw-runtime/queue'\nimport { VERSION } from '../../version.js'\n\nexport class Report extends Job {\n  handle({ n }) {\n    appendFileSync('runs.log', `job ${n} ${VERSION} ${process.pid}\\n`)\n  }\n}\n",
+      )
+      app.write(
+        'dist/bootstrap/schedule.js',
+        "import { appendFileSync } from 'node:fs'\nimport { schedule } from 'fw-runtime/schedule'\nimport { VERSION } from '../version.js'\n\nschedule.call('beat', () => appendFileSync('runs.log', `beat ${VERSION} ${process.pid}\\n`)).everySecond()\n",
+      )
+    }
+    app.write('dist/public/index.js', "import { Container, Router, loadEnv, start } from 'fw-runtime'\n\nloadEnv()\nconst router = new Router(Container.getInstance())\nawait router.loadRoutesFromFile(new URL('../routes/web.js', import.meta.url))\nawait start(router)\n")
+    build('v1')
+    const server = fwRunning(['start', '--workers=2', '--queue-workers=1', '--scheduler'], { PORT: '0' })
+    const port = await listening(server)
+    const page = async () => ((await (await fetch(`http://127.0.0.1:${port}/version`)).json()) as { version: string }).version
+    await until(() => server.output().includes('Fw queue worker') && runs().some((line) => line.startsWith('beat v1')), 'the queue worker and the scheduler to start')
+    await dispatch('Report', { n: 1 })
+    await until(() => runs().some((line) => line.startsWith('job 1 ')), 'the job to run')
+    expect(runs().find((line) => line.startsWith('job 1 '))).toMatch(/^job 1 v1 /)
+    expect(await page()).toBe('v1')
+
+    build('v2')
+    server.child.kill('SIGHUP')
+    await until(() => server.output().includes('[fw] every worker replaced'), 'the web workers to be replaced')
+    await until(() => runs().some((line) => line.startsWith('beat v2')), 'the new scheduler to run the new build')
+    await until(() => server.output().match(/Fw queue worker/g)!.length === 2, 'the new queue worker to start')
+    // Every answer now comes from the new build, whichever web worker takes it.
+    for (let i = 0; i < 6; i++) expect(await page()).toBe('v2')
+    await dispatch('Report', { n: 2 })
+    await until(() => runs().some((line) => line.startsWith('job 2 ')), 'the job to run after the reload')
+    expect(runs().find((line) => line.startsWith('job 2 '))).toMatch(/^job 2 v2 /)
+    // The old scheduler is gone: a second later, every beat is the new build's.
+    const beatsBefore = runs().length
+    await sleep(1_500)
+    expect(runs().slice(beatsBefore).filter((line) => line.startsWith('beat v1'))).toEqual([])
+
+    // fw queue:restart: the worker finishes and exits 0, fw start starts a new one at once, which runs the next job.
+    build('v3')
+    const worker = Number(runs().find((line) => line.startsWith('job 2 '))!.split(' ')[3])
+    expect(await app.fw(['queue:restart'])).toMatchObject({ code: 0, stdout: 'Told the queue workers to restart once their jobs in flight are done.\n' })
+    await until(() => new RegExp(`queue worker ${worker} exited: starting a new one`).test(server.output()), 'the worker to exit for the restart')
+    expect(server.output()).toContain('[fw] fw queue:restart: finishing the jobs in flight, then exiting')
+    await until(() => server.output().match(/Fw queue worker/g)!.length === 3, 'the new queue worker to start')
+    await dispatch('Report', { n: 3 })
+    await until(() => runs().some((line) => line.startsWith('job 3 ')), 'the job to run after the restart')
+    expect(runs().find((line) => line.startsWith('job 3 '))).toMatch(/^job 3 v3 /)
+    expect(isRunning(worker)).toBe(false)
+
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  }, 90_000)
 })
 
 describe('fw queue:work on PostgreSQL (pg-boss), under faults', () => {

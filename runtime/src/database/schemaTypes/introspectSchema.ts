@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { JOBS_TABLE } from '../../queue/jobsTable.js'
+import { QUEUE_RESTARTS_TABLE } from '../../queue/queueRestarts.js'
 import { SCHEDULE_RUNS_TABLE } from '../../schedule/scheduleRuns.js'
 import { dialectOf, type DialectName } from '../dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE } from '../MigrationLock.js'
@@ -35,7 +36,7 @@ export interface IntrospectedSchema {
 }
 
 /** The tables Fw keeps for itself, which an application never queries. */
-const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, SCHEDULE_RUNS_TABLE]
+const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE]
 
 /**
  * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's

@@ -1,0 +1,23 @@
+import type { Kysely, RawBuilder } from 'kysely'
+
+/**
+ * Runs `create table if not exists` statements of a table Fw keeps for itself, made on first use. Processes that start
+ * together on PostgreSQL may race to create it (`create table if not exists` is not safe against a concurrent one
+ * there): the loser tries again and finds it.
+ *
+ * @example
+ * ```ts
+ * await createTables(db, [sql`create table if not exists fw_things (id integer primary key)`])
+ * ```
+ */
+export async function createTables(database: Kysely<any>, statements: readonly RawBuilder<unknown>[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      for (const statement of statements) await statement.execute(database)
+      return
+    } catch (error) {
+      if (attempt >= 3) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+    }
+  }
+}
