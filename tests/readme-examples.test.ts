@@ -1,6 +1,7 @@
 // The README's "Everyday tools" examples, taken from README.md as they are written, in a new application:
 // routes from its blocks, its middleware in bootstrap/app.ts, its test-client and database blocks as tests (the latter
-// over the Post model of `fw make:model Post -m`), then the server answering as the README says.
+// over the Post model of `fw make:model Post -m`), then the server answering as the README says. And the "Models"
+// block, type-checked with the starter's tsconfig (noUncheckedIndexedAccess among it) over the tables it names.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
@@ -31,6 +32,29 @@ function split(block: string): Block {
 let app: InstalledApp
 let server: RunningApp
 const blocks = readmeBlocks('### Everyday tools')
+const [models] = readmeBlocks('#### Models').map(split)
+
+/** The tables the Models block names, beside the posts of `fw make:model Post -m` (id and timestamps). */
+const MODELS_MIGRATION = `import { id, timestamps, type Kysely } from 'fw-runtime'
+
+export async function up(db: Kysely<any>): Promise<void> {
+  // SQLite alters one column a statement.
+  await db.schema.alterTable('posts').addColumn('author_id', 'integer').execute()
+  await db.schema.alterTable('posts').addColumn('title', 'varchar(255)').execute()
+  await db.schema.alterTable('posts').addColumn('body', 'text').execute()
+  await db.schema.alterTable('posts').addColumn('published', 'boolean', (column) => column.notNull().defaultTo(false)).execute()
+  await db.schema.alterTable('posts').addColumn('deleted_at', 'timestamp').execute()
+  await db.schema.createTable('users').$call(id(db)).addColumn('name', 'varchar(255)', (c) => c.notNull()).addColumn('email', 'varchar(255)', (c) => c.notNull())
+    .addColumn('password_hash', 'varchar(255)', (c) => c.notNull()).$call(timestamps()).execute()
+  await db.schema.createTable('profiles').$call(id(db)).addColumn('user_id', 'integer', (c) => c.notNull()).execute()
+  await db.schema.createTable('comments').$call(id(db)).addColumn('post_id', 'integer', (c) => c.notNull()).addColumn('author_id', 'integer')
+    .addColumn('approved', 'boolean', (c) => c.notNull()).$call(timestamps()).execute()
+  await db.schema.createTable('tags').$call(id(db)).addColumn('name', 'varchar(255)', (c) => c.notNull()).execute()
+  await db.schema.createTable('post_tag').addColumn('post_id', 'integer', (c) => c.notNull()).addColumn('tag_id', 'integer', (c) => c.notNull()).execute()
+}
+
+export async function down(): Promise<void> {}
+`
 
 beforeAll(async () => {
   expect(blocks).toHaveLength(5)
@@ -62,6 +86,20 @@ beforeAll(async () => {
   // The database block tests the Post model a user makes with `fw make:model Post -m`; a test before its own leaves a
   // post behind, which refreshDatabase must empty.
   await app.runOk('npx', ['fw', 'make:model', 'Post', '-m'])
+  // The Models block as a module of the app, with the models and the route parameter it names but does not declare.
+  writeFileSync(join(app.dir, 'database/migrations/29991231000000_readme_models.ts'), MODELS_MIGRATION)
+  writeFileSync(
+    join(app.dir, 'App/Models/readme.ts'),
+    [
+      models!.imports,
+      'declare const id: string',
+      models!.body.replace(/^class /gm, 'export class '),
+      "export class Comment extends Model('comments') {\n  static author = this.belongsTo(() => User)\n}",
+      "export class Tag extends Model('tags', { timestamps: false }) {}",
+      "export class Profile extends Model('profiles', { timestamps: false }) {}",
+      '',
+    ].join('\n'),
+  )
   await app.runOk('npx', ['fw', 'migrate'])
   const leftBehind = "it('leaves a post behind', async () => {\n  await Post.create({})\n  expect(await Post.count()).toBe(1)\n})\n"
   expect(database.body).toContain('beforeEach(refreshDatabase)\n')
@@ -74,7 +112,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop())
 
 describe('README "Everyday tools", as written', () => {
-  it('type-checks, and its test-client and database examples pass as tests of the app', async () => {
+  it('type-checks (the Models block among it), and its test-client and database examples pass as tests of the app', async () => {
+    expect(models!.body).toContain('posts[0]?.comments[0]?.author?.name')
+    expect(models!.body).toContain('Post.findOrFail(id)')
     await app.runOk('npx', ['tsc', '--noEmit'])
     const tests = stripVTControlCharacters((await app.runOk('npx', ['vitest', 'run', 'tests/readme.test.ts', 'tests/readme-database.test.ts'])).stdout)
     expect(tests).toMatch(/Tests +3 passed/)

@@ -48,6 +48,7 @@ const FILES = [
   'App/Mail/VerifyEmailMail.ts',
   'App/Mail/AlreadyRegisteredMail.ts',
   'App/Jobs/PruneAuthTables.ts',
+  'database/factories/UserFactory.ts',
   'public/css/app.css',
   'tests/authClient.ts',
   'tests/auth.test.ts',
@@ -62,6 +63,12 @@ const FILES = [
  * since. `--upgrade` rewrites such a file only while it is exactly as a make:auth wrote it.
  */
 const UPGRADED: readonly { path: string; stub: string; previous: readonly string[]; change: string }[] = [
+  {
+    path: 'App/Models/User.ts',
+    stub: 'App/Models/User.ts.stub',
+    previous: ['20b55a548dc6ae00ef6b64d94f8ae542a24e3aa559f0da4768fb7fb505d785a5'],
+    change: "give the model its factory: import { UserFactory } from '#database/factories/UserFactory.js', and static factory = () => UserFactory",
+  },
   {
     path: AUTH_ROUTES,
     stub: 'routes.stub',
@@ -174,7 +181,7 @@ export const makeAuth: Command = {
   usage: 'make:auth [--force | --upgrade]',
   details: [
     'Writes the users (with is_admin and email_verified_at), access_tokens, login_attempts and password_reset_tokens',
-    'migrations, App/Models/User.ts, the Auth controllers, the sign-in, registration, verify-your-email and password',
+    'migrations, App/Models/User.ts and database/factories/UserFactory.ts, the Auth controllers, the sign-in, registration, verify-your-email and password',
     'reset pages, the verification and reset mails in App/Mail, public/css/app.css and its tests, the hourly',
     'housekeeping job App/Jobs/PruneAuthTables.ts in bootstrap/schedule.ts (made, or added to), and its routes in',
     "routes/auth.ts, which routes/web.ts imports (import './auth.js'): POST /register, POST /login, POST /logout,",

@@ -39,7 +39,7 @@ export const makeModel: Command = {
       },
     ]
     if (values.migration === true) files.push(migrationFile(cwd, `create_${table}_table`))
-    if (values.factory === true) files.push(factoryFile(name))
+    if (values.factory === true) files.push(factoryFile(cwd, name))
     writeFiles(cwd, files, values.force === true)
     for (const file of files) console.log(`Created ${file.path}`)
   },

@@ -9,8 +9,9 @@ export const makeTest: Command = {
   summary: 'Create a test in tests/ that requests the application in process',
   usage: 'make:test <Name> [--force]',
   details: [
-    'Writes tests/<Name>.test.ts: it loads routes/web.ts into a router and requests it with fw-runtime/testing,',
-    'without starting a server (the way Laravel\'s $this->get(\'/\') does).',
+    'Writes tests/<Name>.test.ts: it requests the app with tests/app.ts (routes/web.ts on a router, fw-runtime/testing)',
+    'without starting a server (the way Laravel\'s $this->get(\'/\') does), on the tests\' own database, emptied before',
+    'each test (refreshDatabase): never the development one.',
     '--force  overwrite the file if it exists',
   ],
   arguments: 1,
@@ -18,7 +19,9 @@ export const makeTest: Command = {
   async run({ positionals, values, cwd }) {
     const name = positionals[0]!
     const { className } = classPath(name, 'test', 'CheckoutTest')
-    const file = { path: `tests/${name}.test.ts`, content: stub('make-test', 'test.stub', { className }) }
+    // tests/app.ts, from tests/<Name>.test.ts in a folder or not: tests have no alias of their own.
+    const app = `${'../'.repeat(name.split('/').length - 1) || './'}app.js`
+    const file = { path: `tests/${name}.test.ts`, content: stub('make-test', 'test.stub', { className, app }) }
     writeFiles(cwd, [file], values.force === true)
     console.log(`Created ${file.path}`)
   },

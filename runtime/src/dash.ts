@@ -16,6 +16,6 @@ export { Dashboard, type DashboardOptions, type FoundRow, type ListQuery, type R
 export { BOOKKEEPING_TABLES } from './dash/bookkeepingTables.js'
 export { introspect, kindOf, type Column, type IntrospectOptions, type Kind, type Table } from './dash/introspect.js'
 export { editableColumns, fieldName, formInput, parseValue, readForm, type FormErrors, type FormInput, type ReadForm } from './dash/readForm.js'
-export { queueOverview, retryFailedJob, type FailedJobSummary, type QueueOverview } from './dash/queueOverview.js'
+export { queueOverview, retryFailedJob, retryJobOutcome, type FailedJobSummary, type QueueOverview, type RetryOutcome } from './dash/queueOverview.js'
 export { isSecretColumn } from './dash/secretColumns.js'
 export { systemInfo, type SystemFact } from './dash/systemInfo.js'

@@ -78,6 +78,22 @@ export async function passwordResetUser(email: string, token: string): Promise<A
 }
 
 /**
+ * Whether a reset link that `requestPasswordReset` made still works: its token is the user's latest (no later
+ * request replaced it), unused, and under 60 minutes old. What the reset mail's `shouldSend()` asks, so that a mail
+ * queued a while ago, or sent again by `fw queue:retry`, never mails a dead link, nor one a later mail replaced.
+ *
+ * @example
+ * ```ts
+ * override shouldSend(): Promise<boolean> {
+ *   return passwordResetIsCurrent(this.data.reset)
+ * }
+ * ```
+ */
+export async function passwordResetIsCurrent(link: PasswordResetLink): Promise<boolean> {
+  return (await pendingReset(link.user.email, link.token)) !== undefined
+}
+
+/**
  * Sets a new password from a reset link, and returns its user; undefined when the link is not good (see
  * `passwordResetUser`). A password `passwordProblem` refuses throws a ValidationError (422) and leaves the link
  * usable. Otherwise the link is used up (of two requests with it, one wins), every API token and browser session of

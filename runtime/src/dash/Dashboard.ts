@@ -4,7 +4,7 @@ import { modelKey, type KeyType } from '../database/modelKey.js'
 import { HttpError } from '../http/HttpError.js'
 import { BOOKKEEPING_TABLES } from './bookkeepingTables.js'
 import { introspect, type Column, type Table } from './introspect.js'
-import { queueOverview, retryFailedJob, type QueueOverview } from './queueOverview.js'
+import { queueOverview, retryFailedJob, retryJobOutcome, type QueueOverview, type RetryOutcome } from './queueOverview.js'
 import { readForm, type ReadForm } from './readForm.js'
 import { systemInfo, type SystemFact } from './systemInfo.js'
 
@@ -106,9 +106,14 @@ export class Dashboard {
     return queueOverview()
   }
 
-  /** Puts the failed job with that id (from a URL) back on its queue; false when no failed job has that id. */
+  /** Puts the failed job with that id (from a URL) back on its queue; false when it was not queued (`retryJobOutcome` says why). */
   retryJob(id: string): Promise<boolean> {
     return retryFailedJob(id)
+  }
+
+  /** Puts the failed job with that id (from a URL) back on its queue: `queued`, `not-failed` or `twin-waits` (see `RetryOutcome`). */
+  retryJobOutcome(id: string): Promise<RetryOutcome> {
+    return retryJobOutcome(id)
   }
 
   /** How many rows the table has. */

@@ -50,8 +50,34 @@ export async function queueOverview(): Promise<QueueOverview | undefined> {
 }
 
 /**
- * Puts the failed job with that id back on its queue, its attempts afresh; false when no failed job has that id
- * (under `sync` none has), or when a unique job of the same key already waits and this one stays failed.
+ * What came of retrying a failed job: `queued` again, its attempts afresh; `not-failed`, as no failed job has that id
+ * (under `sync` none has); or `twin-waits`: a unique job whose twin (same class and key) already waits stays failed,
+ * and the waiting one will do its work.
+ */
+export type RetryOutcome = 'queued' | 'not-failed' | 'twin-waits'
+
+/**
+ * Puts the failed job with that id back on its queue, its attempts afresh, and says what came of it.
+ *
+ * @example
+ * ```ts
+ * await retryJobOutcome('7') // 'queued': job 7 waits again for a worker
+ * ```
+ */
+export async function retryJobOutcome(id: string): Promise<RetryOutcome> {
+  if (!queue.keepsJobs()) return 'not-failed'
+  const stored = queue.stored()
+  // An id from a URL reaches the driver only once it is known to be a failed job's: not every text is an id to a driver.
+  const isFailed = async () => (await stored.failed()).some((job) => job.id === id)
+  if (!(await isFailed())) return 'not-failed'
+  if ((await stored.retry([id])) === 1) return 'queued'
+  // Still failed: the driver left it for its waiting twin. Gone meanwhile: someone else retried or flushed it.
+  return (await isFailed()) ? 'twin-waits' : 'not-failed'
+}
+
+/**
+ * Puts the failed job with that id back on its queue, its attempts afresh; false when no failed job has that id, or
+ * when a unique job of the same key already waits and this one stays failed (`retryJobOutcome` tells which).
  *
  * @example
  * ```ts
@@ -59,11 +85,7 @@ export async function queueOverview(): Promise<QueueOverview | undefined> {
  * ```
  */
 export async function retryFailedJob(id: string): Promise<boolean> {
-  if (!queue.keepsJobs()) return false
-  const stored = queue.stored()
-  // An id from a URL reaches the driver only once it is known to be a failed job's: not every text is an id to a driver.
-  if (!(await stored.failed()).some((job) => job.id === id)) return false
-  return (await stored.retry([id])) === 1
+  return (await retryJobOutcome(id)) === 'queued'
 }
 
 function summary(job: FailedJob): FailedJobSummary {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
-import { Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { databaseConfig, type DatabaseConfig } from './databaseConfig.js'
 import { postgresDatabase } from './postgresDatabase.js'
-import { sqliteDialect } from './sqliteDialect.js'
+import { sqliteDatabase } from './sqliteDatabase.js'
 import type { Tables } from './Tables.js'
 
 /** Where the embedded SQLite database lives when `DATABASE_URL` is not set. */
@@ -26,7 +26,7 @@ export function createDatabase<DB = Tables>(url: string | undefined = undefined,
   if (url && isPostgresUrl(url)) {
     return postgresDatabase<DB>(url, config)
   }
-  return new Kysely<DB>({ dialect: sqliteDialect(resolve(config.root, sqlitePath(url)), config) })
+  return sqliteDatabase<DB>(resolve(config.root, sqlitePath(url)), config)
 }
 
 /** The SQLite file a `DATABASE_URL` names (relative to the application's root), `database/database.sqlite` for none. */

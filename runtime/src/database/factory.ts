@@ -18,8 +18,11 @@ export interface FactoryContext {
 /** The values a model's `create` takes. */
 type InsertOf<M> = M extends { readonly [MODEL_TYPES]: { insert: infer I } } ? Partial<I> : Record<string, unknown>
 
-/** A row's values, or what makes them from the context. */
-type ValuesOrMaker<M> = InsertOf<M> | ((context: FactoryContext) => InsertOf<M>)
+/** A row's values, or what makes them from the context (at once, or as a promise: a password hashed first). */
+type ValuesOrMaker<M> = InsertOf<M> | ((context: FactoryContext) => InsertOf<M> | Promise<InsertOf<M>>)
+
+/** How a factory makes a row's values: at once, or as a promise. */
+type Definition<M> = (context: FactoryContext) => InsertOf<M> | Promise<InsertOf<M>>
 
 /** What a factory makes: one row, or an array of them after `count(n)`. */
 type Made<T, Many extends boolean> = Many extends true ? T[] : T
@@ -54,13 +57,13 @@ interface Plan {
  */
 export class ModelFactory<M, S extends string = never, Many extends boolean = false> {
   readonly #model: () => M
-  readonly #definition: (context: FactoryContext) => InsertOf<M>
+  readonly #definition: Definition<M>
   readonly #states: Readonly<Record<string, ValuesOrMaker<M>>>
   readonly #plan: Plan
   readonly #made: { count: number }
 
   /** @internal Made by `factory()`. */
-  constructor(model: () => M, definition: (context: FactoryContext) => InsertOf<M>, states: Record<string, ValuesOrMaker<M>>, plan: Plan, made = { count: 0 }) {
+  constructor(model: () => M, definition: Definition<M>, states: Record<string, ValuesOrMaker<M>>, plan: Plan, made = { count: 0 }) {
     this.#model = model
     this.#definition = definition
     this.#states = states
@@ -116,7 +119,8 @@ export class ModelFactory<M, S extends string = never, Many extends boolean = fa
   /** The values of the rows, without writing them: an object, or an array after `count(n)`. */
   async make(overrides: InsertOf<M> = {} as InsertOf<M>): Promise<Made<InsertOf<M>, Many>> {
     const faker = await loadFaker()
-    const values = Array.from({ length: this.#plan.count ?? 1 }, (_, index) => this.#values(faker, index, overrides as Row))
+    const values: Row[] = []
+    for (let index = 0; index < (this.#plan.count ?? 1); index++) values.push(await this.#values(faker, index, overrides as Row))
     return (this.#plan.count === undefined ? values[0] : values) as Made<InsertOf<M>, Many>
   }
 
@@ -136,7 +140,7 @@ export class ModelFactory<M, S extends string = never, Many extends boolean = fa
       }
       const rows: Row[] = []
       for (let index = 0; index < (this.#plan.count ?? 1); index++) {
-        const row = await model.forceCreate({ ...this.#values(faker, index, {}), ...owned, ...(overrides as Row) })
+        const row = await model.forceCreate({ ...(await this.#values(faker, index, {})), ...owned, ...(overrides as Row) })
         for (const { children, relation } of this.#plan.children) {
           const link = relationTo(model, [HasOneOrMany, BelongsToMany], children.model() as object, relation, 'has')
           if (link instanceof BelongsToMany) {
@@ -153,10 +157,10 @@ export class ModelFactory<M, S extends string = never, Many extends boolean = fa
   }
 
   /** One row's values: the definition, then the states, the sequence's turn and the overrides. */
-  #values(faker: Faker, index: number, overrides: Row): Row {
+  async #values(faker: Faker, index: number, overrides: Row): Promise<Row> {
     const context: FactoryContext = { faker, sequence: this.#made.count++ }
-    let values: Row = { ...(this.#definition(context) as Row) }
-    for (const state of this.#plan.states) values = { ...values, ...((typeof state === 'function' ? state(context) : state) as Row) }
+    let values: Row = { ...((await this.#definition(context)) as Row) }
+    for (const state of this.#plan.states) values = { ...values, ...((typeof state === 'function' ? await state(context) : state) as Row) }
     const turn = this.#plan.sequence.length > 0 ? this.#plan.sequence[index % this.#plan.sequence.length] : undefined
     return { ...values, ...turn, ...overrides }
   }
@@ -174,7 +178,8 @@ export class ModelFactory<M, S extends string = never, Many extends boolean = fa
  * Declares a model's factory: how to make the values of one of its rows, with @faker-js/faker (a devDependency of
  * the application, loaded only when rows are made, so a factory file costs a production build nothing), and its named
  * states. The model is given as a function, so that the model file may import its factory (`static factory = () =>
- * PostFactory`) without an import cycle.
+ * PostFactory`) without an import cycle. A definition (or a state) may be async, for a value that takes a promise
+ * (`password_hash: await hashPassword(…)`).
  *
  * @example
  * ```ts
@@ -186,7 +191,7 @@ export class ModelFactory<M, S extends string = never, Many extends boolean = fa
  */
 export function factory<M, const S extends string = never>(
   model: () => M,
-  definition: (context: FactoryContext) => InsertOf<M>,
+  definition: Definition<M>,
   options: { states?: Record<S, ValuesOrMaker<M>> } = {},
 ): ModelFactory<M, S> {
   const states: Record<string, ValuesOrMaker<M>> = options.states ?? {}

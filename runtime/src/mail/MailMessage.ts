@@ -35,4 +35,6 @@ export interface MailMessage {
  */
 export interface QueuedMessage extends Omit<MailMessage, 'from'> {
   from: Address | null
+  /** When the mail class has `shouldSend()`: its data, to build it again in the worker and ask before sending. */
+  shouldSend?: { data: unknown }
 }

@@ -3,11 +3,12 @@ import type { DispatchOptions } from '../queue/types.js'
 import { deliver } from './deliver.js'
 import type { Mailable } from './Mailable.js'
 import { parseAddress } from './address.js'
+import { rememberMailClass, type MailClass } from './mailClasses.js'
 import { defaultFrom } from './mailConfig.js'
 import type { MailFake } from './MailFake.js'
 import type { MailAddress, MailMessage, QueuedMessage } from './MailMessage.js'
 import { renderMessage } from './renderMessage.js'
-import { SendQueuedMail } from './SendQueuedMail.js'
+import { SendQueuedMail, skipped } from './SendQueuedMail.js'
 
 /** How a queued mail's job is dispatched: its queue, delay, attempts and backoff (default 5 attempts, 10 s apart and doubling). */
 export type SendOptions = Omit<DispatchOptions, 'uniqueKey'>
@@ -52,21 +53,29 @@ export class PendingMail {
    * the caller: a worker sends it, or at once under `QUEUE_DRIVER=sync`. Inside `transaction()`, it is queued once
    * the transaction commits. Throws a TypeError for a bad address or subject. It reads no mail setting: a request
    * answers the same whether they are right or missing (no 500 that tells who has an account), and a missing one
-   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`).
+   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`). The job's payload is
+   * stored encrypted with APP_KEY: a mail often holds a link that signs someone in. A mail class with `shouldSend()`
+   * is queued with its data, and asked again by the worker before sending.
    */
   async send(mailable: Mailable<any>, options: SendOptions = {}): Promise<void> {
     const message = this.#render(mailable)
     if (this.fake) return this.fake.record(mailable, withDefaultFrom(message), true)
+    if (mailable.shouldSend) {
+      rememberMailClass(mailable.constructor as MailClass)
+      message.shouldSend = { data: mailable.data ?? null }
+    }
     await queue.dispatch(SendQueuedMail, message, options)
   }
 
   /**
    * Renders the mail and sends it now, in this process, waiting for the mail server: for a command or a job, not a
    * request. Throws for a bad address or subject, and (an `UnrecoverableJobError`) for missing or bad mail settings.
+   * A mail class whose `shouldSend()` says false is not sent (the log says so).
    */
   async sendNow(mailable: Mailable<any>): Promise<void> {
     const message = this.#render(mailable)
     if (this.fake) return this.fake.record(mailable, withDefaultFrom(message), false)
+    if (mailable.shouldSend && !(await mailable.shouldSend())) return skipped(message)
     await deliver(message)
   }
 

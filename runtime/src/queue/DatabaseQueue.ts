@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import { afterCommit, db } from '../database/db.js'
 import { dialectOf } from '../database/dialectOf.js'
 import { jobError, storedError } from './jobError.js'
-import { createJobsTable } from './jobsTable.js'
+import { createJobsTable, JOBS_TABLE } from './jobsTable.js'
 import { WakeUp } from './wakeUp.js'
 import type { ClaimedJob, FailOutcome, FailedJob, PendingJob, QueueCounts, StoredQueue } from './types.js'
 
@@ -55,12 +55,11 @@ export class DatabaseQueue implements StoredQueue {
   }
 
   async push(job: PendingJob): Promise<void> {
-    const database = await this.#table()
     const now = Date.now()
-    await sql`insert into fw_jobs (queue, name, payload, unique_key, state, max_attempts, backoff, available_at, created_at)
+    await this.#withTable((database) => sql`insert into fw_jobs (queue, name, payload, unique_key, state, max_attempts, backoff, available_at, created_at)
       values (${job.queue}, ${job.name}, ${JSON.stringify(job.payload ?? null)}, ${job.uniqueKey ?? null}, 'ready',
               ${job.attempts}, ${job.backoff}, ${job.availableAt.getTime()}, ${now})
-      on conflict do nothing`.execute(database)
+      on conflict do nothing`.execute(database))
     // A worker of this process (fw serve's) takes it at once; one of another process at its next look.
     await afterCommit(() => workersHere.wake())
   }
@@ -70,10 +69,9 @@ export class DatabaseQueue implements StoredQueue {
   }
 
   async claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined> {
-    const database = await this.#table()
     const now = Date.now()
     const lease = randomUUID()
-    return database.transaction().execute(async (trx) => {
+    return this.#withTable((database) => database.transaction().execute(async (trx) => {
       await this.#expireLeases(trx, now)
       for (const queue of queues) {
         const { rows } = await sql<ClaimedRow>`update fw_jobs
@@ -86,7 +84,7 @@ export class DatabaseQueue implements StoredQueue {
         }
       }
       return undefined
-    })
+    }))
   }
 
   async heartbeat(job: ClaimedJob): Promise<boolean> {
@@ -113,15 +111,17 @@ export class DatabaseQueue implements StoredQueue {
   }
 
   async unfinished(name: string, uniqueKey: string): Promise<boolean> {
-    const database = await this.#table()
-    const { rows } = await sql`select 1 from fw_jobs where name = ${name} and unique_key = ${uniqueKey} and state in ('ready', 'active') limit 1`.execute(database)
+    const { rows } = await this.#withTable((database) =>
+      sql`select 1 from fw_jobs where name = ${name} and unique_key = ${uniqueKey} and state in ('ready', 'active') limit 1`.execute(database),
+    )
     return rows.length > 0
   }
 
   async failed(): Promise<FailedJob[]> {
-    const database = await this.#table()
-    const { rows } = await sql<FailedRow>`select id, queue, name, payload, attempts, failed_at, last_error from fw_jobs
-      where state = 'failed' order by failed_at, id`.execute(database)
+    const { rows } = await this.#withTable((database) =>
+      sql<FailedRow>`select id, queue, name, payload, attempts, failed_at, last_error from fw_jobs
+        where state = 'failed' order by failed_at, id`.execute(database),
+    )
     return rows.map((row) => ({
       id: String(row.id),
       queue: row.queue,
@@ -134,23 +134,24 @@ export class DatabaseQueue implements StoredQueue {
   }
 
   async retry(ids: readonly string[] | 'all'): Promise<number> {
-    const database = await this.#table()
     // A unique job whose twin already waits stays failed (`or ignore`): the waiting one will do its work.
-    const { numAffectedRows } = await sql`update or ignore fw_jobs
-      set state = 'ready', attempts = 0, available_at = ${Date.now()}, failed_at = null
-      where state = 'failed' and ${this.#only(ids)}`.execute(database)
+    const { numAffectedRows } = await this.#withTable((database) =>
+      sql`update or ignore fw_jobs
+        set state = 'ready', attempts = 0, available_at = ${Date.now()}, failed_at = null
+        where state = 'failed' and ${this.#only(ids)}`.execute(database),
+    )
     return Number(numAffectedRows ?? 0)
   }
 
   async flush(ids: readonly string[] | 'all' = 'all'): Promise<number> {
-    const database = await this.#table()
-    const { numAffectedRows } = await sql`delete from fw_jobs where state = 'failed' and ${this.#only(ids)}`.execute(database)
+    const { numAffectedRows } = await this.#withTable((database) => sql`delete from fw_jobs where state = 'failed' and ${this.#only(ids)}`.execute(database))
     return Number(numAffectedRows ?? 0)
   }
 
   async counts(): Promise<QueueCounts> {
-    const database = await this.#table()
-    const { rows } = await sql<{ state: string; count: number }>`select state, count(*) as count from fw_jobs group by state`.execute(database)
+    const { rows } = await this.#withTable((database) =>
+      sql<{ state: string; count: number }>`select state, count(*) as count from fw_jobs group by state`.execute(database),
+    )
     const count = (state: string) => Number(rows.find((row) => row.state === state)?.count ?? 0)
     return { waiting: count('ready'), active: count('active'), failed: count('failed') }
   }
@@ -167,14 +168,31 @@ export class DatabaseQueue implements StoredQueue {
 
   /** Runs a write on the job only while it is still under this claim; whether it changed it. */
   async #fenced(job: ClaimedJob, statement: ReturnType<typeof sql>): Promise<boolean> {
-    const database = await this.#table()
-    const { numAffectedRows } = await sql`${statement} where id = ${Number(job.id)} and lease_token = ${job.lease} and state = 'active'`.execute(database)
+    const { numAffectedRows } = await this.#withTable((database) =>
+      sql`${statement} where id = ${Number(job.id)} and lease_token = ${job.lease} and state = 'active'`.execute(database),
+    )
     return Number(numAffectedRows ?? 0) === 1
   }
 
   #only(ids: readonly string[] | 'all') {
     if (ids === 'all') return sql`1 = 1`
     return ids.length === 0 ? sql`0 = 1` : sql`id in (${sql.join(ids.map(Number))})`
+  }
+
+  /**
+   * Runs `work` once the jobs table exists, and once more after making it again when it was dropped since
+   * (`fw migrate:fresh` in another process drops every table under a running `fw serve`): the worker goes on, and a
+   * dispatch is stored rather than failing after the request's own writes.
+   */
+  async #withTable<T>(work: (database: Kysely<any>) => Promise<T>): Promise<T> {
+    const database = await this.#table()
+    try {
+      return await work(database)
+    } catch (error) {
+      if (!isMissingJobsTable(error)) throw error
+      this.#ready = undefined
+      return work(await this.#table())
+    }
   }
 
   /** The database, once the jobs table exists. Made again inside a transaction, whose rollback would undo it. */
@@ -198,4 +216,9 @@ export class DatabaseQueue implements StoredQueue {
     await this.#ready
     return database
   }
+}
+
+/** SQLite's answer to a statement on `fw_jobs` once the table is gone. */
+function isMissingJobsTable(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(`no such table: ${JOBS_TABLE}`)
 }

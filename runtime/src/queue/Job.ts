@@ -30,6 +30,22 @@ export abstract class Job<Payload = undefined> {
   /** Defaults of every dispatch of this job. */
   static options: DispatchOptions = {}
 
+  /**
+   * Whether its payload is stored encrypted with `APP_KEY`, as Laravel's `ShouldBeEncrypted`: for a job that carries
+   * a secret (a token, a link that signs someone in), which would otherwise sit readable in the jobs table until it
+   * has run, and after it has failed. A worker opens it with APP_KEY or a key of `APP_PREVIOUS_KEYS`; a payload no key
+   * opens fails the job at once, saying so. Fw's queued mail is always encrypted.
+   *
+   * @example
+   * ```ts
+   * export class SendInvitation extends Job<{ email: string; token: string }> {
+   *   static override encrypted = true
+   *   …
+   * }
+   * ```
+   */
+  static encrypted = false
+
   static readonly [JOB_BRAND] = true
 
   abstract handle(payload: Payload): unknown

@@ -25,6 +25,12 @@ const CHANNEL = `pgboss_${createHash('sha224').update(SCHEMA).digest('hex').slic
 /** A job's heartbeat, in seconds (pg-boss's least): a job whose worker stops renewing it runs again after it. */
 const HEARTBEAT_SECONDS = 10
 
+/**
+ * pg-boss's connections besides one per job running at once (what `runsAtOnce` is told): its supervision and
+ * maintenance, and a dispatch. Its own default, 3 in all, is what a process that only dispatches gets.
+ */
+const SPARE_CONNECTIONS = 3
+
 /** What Fw stores as a pg-boss job's data: the class's name and its payload. */
 interface StoredData {
   name: string
@@ -63,6 +69,8 @@ export class PgBossQueue implements StoredQueue {
   readonly #queues = new Map<string, Promise<void>>()
   readonly #database: () => Kysely<any>
   readonly #wakeUp = new WakeUp()
+  /** The jobs this process's workers run at once: each claims, renews and settles on a connection of the pool. */
+  #jobsAtOnce = 0
   /** The connection that LISTENs for new jobs, while an idle worker waits; made again after PostgreSQL restarts. */
   #listener: Promise<Client | undefined> | undefined
 
@@ -156,10 +164,14 @@ export class PgBossQueue implements StoredQueue {
 
   async retry(ids: readonly string[] | 'all'): Promise<number> {
     await this.#start()
-    // As pg-boss's own retry, with the job's attempts afresh: as many runs ahead as it was dispatched with.
-    const { numAffectedRows } = await sql`update ${JOBS}
-      set state = 'retry', retry_limit = retry_count + retry_limit + 1, completed_on = null, start_after = greatest(start_after, now())
-      where state = 'failed' and ${this.#only(ids)}`.execute(this.#database())
+    // As pg-boss's own retry, with the job's attempts afresh (as on SQLite): its count back to none, so that its next
+    // run is attempt 1 of as many as it was dispatched with (a claim counts a run only once `started_on` is set).
+    // A unique job whose twin already waits stays failed, as pg-boss's one waiting job per key would have it.
+    const { numAffectedRows } = await sql`update ${JOBS} as job
+      set state = 'retry', retry_count = 0, started_on = null, completed_on = null, start_after = greatest(job.start_after, now())
+      where job.state = 'failed' and ${this.#only(ids)}
+        and not exists (select 1 from ${JOBS} as twin
+          where twin.name = job.name and twin.singleton_key = job.singleton_key and twin.state = 'created' and twin.id <> job.id)`.execute(this.#database())
     return Number(numAffectedRows ?? 0)
   }
 
@@ -174,6 +186,15 @@ export class PgBossQueue implements StoredQueue {
     const { rows } = await sql<{ state: string; count: number }>`select state::text as state, count(*)::int as count from ${JOBS} group by state`.execute(this.#database())
     const count = (...states: string[]) => rows.filter((row) => states.includes(row.state)).reduce((sum, row) => sum + Number(row.count), 0)
     return { waiting: count('created', 'retry'), active: count('active'), failed: count('failed') }
+  }
+
+  /**
+   * Sizes pg-boss's pool for `jobs` more at once (`fw queue:work --concurrency`): without a connection each, the
+   * jobs' claims, heartbeats and completions would wait in line for pg-boss's 3. Read when pg-boss starts, at the
+   * first claim or dispatch; a worker tells it before its first claim.
+   */
+  runsAtOnce(jobs: number): void {
+    this.#jobsAtOnce += jobs
   }
 
   async close(): Promise<void> {
@@ -209,7 +230,7 @@ export class PgBossQueue implements StoredQueue {
       connectionString: url,
       schema: SCHEMA,
       application_name: 'fw-queue',
-      max: 3,
+      max: SPARE_CONNECTIONS + this.#jobsAtOnce,
       // Fw's scheduler claims its slots in the application's database; pg-boss's cron stays off.
       schedule: false,
       supervise,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Logger } from '../log/Logger.js'
+import { openPayload } from './encryptedPayload.js'
 import type { JobRegistry } from './jobRegistry.js'
 import { runJob } from './runJob.js'
 import type { ClaimedJob, StoredQueue } from './types.js'
@@ -27,7 +28,8 @@ export type StopReason = 'stopped' | 'once' | 'max-jobs' | 'max-time' | 'restart
 
 /**
  * Takes jobs from a stored queue and runs them, as `php artisan queue:work`: each in a slot of its own (up to
- * `concurrency`), the class built from the container with its services, the lease renewed while it runs. A job that
+ * `concurrency`), the class built from the container with its services, its payload opened first when it is stored
+ * encrypted (see `Job.encrypted`), the lease renewed while it runs. A job that
  * throws runs again after its backoff until its attempts are spent, then it is failed with its error and stack; one
  * that throws an `UnrecoverableJobError` is failed at once.
  * `stop()` (SIGTERM) takes no new job and resolves `run()` once the jobs in flight are done.
@@ -56,6 +58,7 @@ export class Worker {
   ) {
     this.#queues = options.queues?.length ? options.queues : ['default']
     this.#concurrency = options.concurrency ?? 1
+    queue.runsAtOnce?.(options.once ? 1 : this.#concurrency)
   }
 
   /** Runs until `stop()`, or until `once`, `maxJobs` or `maxTime` says so; what stopped it. */
@@ -123,7 +126,7 @@ export class Worker {
         return
       }
       try {
-        await runJob(type, job.payload)
+        await runJob(type, openPayload(job.name, job.payload))
       } catch (error) {
         const outcome = await this.queue.fail(job, error, { retry: !UnrecoverableJobError.isUnrecoverable(error) })
         const what = outcome === 'retry' ? 'will run again' : outcome === 'failed' ? 'failed (fw queue:failed lists it)' : 'lost its lease'

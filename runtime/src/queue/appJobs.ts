@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Container } from '../container/Container.js'
+import { loadMailClasses } from '../mail/mailClasses.js'
 import type { Router } from '../routing/Router.js'
 import { loadJobs, type JobRegistry } from './jobRegistry.js'
 
@@ -46,8 +47,12 @@ export async function bootApp(root: string, container: Container, built: boolean
   if (existsSync(routes)) await router.loadRoutesFromFile(routes)
 }
 
-/** Boots the app (`bootApp`), then loads its job classes, from dist/ when `built`. */
+/**
+ * Boots the app (`bootApp`), then loads its job classes, from dist/ when `built`, and its mail classes, which the job
+ * SendQueuedMail asks `shouldSend()`.
+ */
 export async function bootAppJobs(root: string, container: Container, built: boolean): Promise<JobRegistry> {
   await bootApp(root, container, built)
+  await loadMailClasses(mailFolder(root, built))
   return loadJobs(jobsFolder(root, built))
 }

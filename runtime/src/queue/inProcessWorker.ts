@@ -1,4 +1,5 @@
 import { createLogger } from '../log/Logger.js'
+import { loadMailClasses } from '../mail/mailClasses.js'
 import { jobsFolder, mailFolder } from './appJobs.js'
 import { queueDriverName } from './driverName.js'
 import { jobModules, loadJobs } from './jobRegistry.js'
@@ -20,6 +21,7 @@ export async function startInProcessWorker(root: string): Promise<{ stop(): Prom
   let worker: Worker
   try {
     const jobs = await loadJobs(jobsFolder(root, false))
+    await loadMailClasses(mailFolder(root, false))
     worker = new Worker(queue.stored({ worker: true }), jobs, { logger })
   } catch (error) {
     logger.error('[fw] no queue worker in this process: the jobs wait until this is fixed:', error)

@@ -1,6 +1,7 @@
 import { isPostgresUrl } from '../database/createDatabase.js'
 import { DatabaseQueue } from './DatabaseQueue.js'
 import { queueDriverName } from './driverName.js'
+import { sealPayload } from './encryptedPayload.js'
 import { pendingJob } from './pendingJob.js'
 import { PgBossQueue } from './PgBossQueue.js'
 import { QueueFake } from './QueueFake.js'
@@ -43,9 +44,15 @@ function driver(options = { worker: false }): QueueDriver {
  * ```
  */
 export const queue = {
-  /** Queues `job` with its payload (JSON) and options; inside `transaction()`, it exists once the transaction commits. */
+  /**
+   * Queues `job` with its payload (JSON) and options; inside `transaction()`, it exists once the transaction commits.
+   * A driver that stores it gets the payload of an encrypted job (`static encrypted = true`) sealed; `sync` and a
+   * fake, which store nothing, get it as it is.
+   */
   async dispatch<P>(job: JobConstructor<P>, payload: P, options?: DispatchOptions): Promise<void> {
-    await driver().push(pendingJob(job, payload, options))
+    const current = driver()
+    const pending = pendingJob(job, payload, options)
+    await current.push(isStored(current) ? sealPayload(pending) : pending)
   },
 
   /** The name of the driver in use: `sync`, `fake`, … */

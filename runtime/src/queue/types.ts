@@ -19,6 +19,8 @@ export interface JobConstructor<Payload = any> {
   new (cradle: Cradle): { handle(payload: Payload): unknown }
   readonly name: string
   readonly options?: DispatchOptions
+  /** Its payload is stored encrypted (see `Job.encrypted`). */
+  readonly encrypted?: boolean
 }
 
 /** A job on its way to a queue, its options settled and its payload checked to be JSON. */
@@ -86,6 +88,11 @@ export interface StoredQueue extends QueueDriver {
    * dispatch in this process) or when `signal` aborts: what an idle worker does between two claims.
    */
   wait(ms: number, signal: AbortSignal): Promise<void>
+  /**
+   * Told by each worker of this process, before its first claim, how many jobs it runs at once, so that the driver
+   * can size what it opens for itself (pg-boss's connection pool).
+   */
+  runsAtOnce?(jobs: number): void
   /** Closes what the driver opened for itself. */
   close?(): Promise<void>
 }

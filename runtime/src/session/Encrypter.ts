@@ -26,9 +26,12 @@ export class Encrypter {
     this.keys = deriveKeys(secrets, purpose)
   }
 
-  /** From `APP_KEY` (and `APP_PREVIOUS_KEYS`, comma-separated) in the environment; throws when APP_KEY is unset. */
-  static fromEnvironment(purpose: string): Encrypter {
-    return new Encrypter(appSecrets('sessions and other encrypted values'), purpose)
+  /**
+   * From `APP_KEY` (and `APP_PREVIOUS_KEYS`, comma-separated) in the environment; throws when APP_KEY is unset,
+   * saying what needs it (`usedFor`).
+   */
+  static fromEnvironment(purpose: string, usedFor = 'sessions and other encrypted values'): Encrypter {
+    return new Encrypter(appSecrets(usedFor), purpose)
   }
 
   /** The text, encrypted and authenticated, as URL-safe characters. */

@@ -211,6 +211,23 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
       expect((await ada.submit('/admin', '/admin/jobs/999999/retry', {})).status).toBe(303)
       expect(await (await ada.get('/admin')).text()).toContain('<p class="flash" role="status">There is no failed job 999999.</p>')
       expect(await jobs.counts()).toEqual({ waiting: 1, active: 0, failed: 0 })
+
+      // A unique job that failed while its twin waits is not queued again, and the notice says so.
+      await jobs.flush()
+      await sql`delete from ${sql.table(env.DATABASE_URL ? 'pgboss.job' : 'fw_jobs')}`.execute(database)
+      await jobs.push(pendingJob(job, { upload: 8 }, { attempts: 1, uniqueKey: 'upload:8' }))
+      let unique = await jobs.claim(['default'], 'test-worker')
+      for (let tries = 0; !unique && tries < 50; tries++) {
+        await sleep(50)
+        unique = await jobs.claim(['default'], 'test-worker')
+      }
+      expect(await jobs.fail(unique!, new Error('the disk was full'))).toBe('failed')
+      await jobs.push(pendingJob(job, { upload: 8 }, { uniqueKey: 'upload:8' }))
+      expect((await ada.submit('/admin', `/admin/jobs/${unique!.id}/retry`, {})).status).toBe(303)
+      expect(await (await ada.get('/admin')).text()).toContain(
+        `<p class="flash" role="status">Job ${unique!.id} is not queued: the same unique job waits already, and will do its work.</p>`,
+      )
+      expect(await jobs.counts()).toEqual({ waiting: 1, active: 0, failed: 1 })
     } finally {
       const exited = new Promise((resolve) => queued.child.once('exit', resolve))
       queued.child.kill('SIGTERM')

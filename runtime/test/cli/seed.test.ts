@@ -136,8 +136,11 @@ describe('fw make:middleware and fw make:test', () => {
   it('make:test writes a test that requests the app in process, in subfolders too', async () => {
     expect((await app.fw(['make:test', 'Feature/CheckoutTest'])).stdout).toBe('Created tests/Feature/CheckoutTest.test.ts\n')
     const test = app.read('tests/Feature/CheckoutTest.test.ts')
-    expect(test).toContain("await router.loadRoutes(() => import('#routes/web.js'))")
+    expect(test).toContain("import { createClient } from '../app.js'")
+    expect(test).toContain('beforeEach(refreshDatabase)\n')
     expect(test).toContain("describe('CheckoutTest', () => {")
+    expect((await app.fw(['make:test', 'HomeTest'])).code).toBe(0)
+    expect(app.read('tests/HomeTest.test.ts')).toContain("import { createClient } from './app.js'")
     const again = await app.fw(['make:test', 'Feature/CheckoutTest'])
     expect([again.code, again.stderr]).toEqual([1, 'tests/Feature/CheckoutTest.test.ts already exists; use --force to overwrite it\n'])
   })

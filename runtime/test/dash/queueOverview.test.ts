@@ -161,4 +161,20 @@ describe.each(backends)('a dashboard under QUEUE_DRIVER=database on $name', (bac
     // Back on its queue with its attempts afresh: a worker can claim it again.
     expect((await claimSoon('default')).id).toBe(failedId)
   })
+
+  it('says that a unique job whose twin already waits is not queued again, and leaves it failed', async () => {
+    await Resize.dispatch({ upload: 6 }, { attempts: 1, uniqueKey: 'upload:6' })
+    const claimed = await claimSoon('default')
+    expect(await queue.stored().fail(claimed, new Error('the disk was full'))).toBe('failed')
+    await Resize.dispatch({ upload: 6 }, { uniqueKey: 'upload:6' })
+
+    expect(await dashboard.retryJobOutcome(claimed.id)).toBe('twin-waits')
+    expect(await dashboard.retryJob(claimed.id)).toBe(false)
+    expect((await dashboard.queue())?.counts).toEqual({ waiting: 1, running: 0, failed: 1 })
+    expect(await dashboard.retryJobOutcome('999999')).toBe('not-failed')
+
+    // Once the twin has run, it can be queued again.
+    await queue.stored().complete(await claimSoon('default'))
+    expect(await dashboard.retryJobOutcome(claimed.id)).toBe('queued')
+  })
 })

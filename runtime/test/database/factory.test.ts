@@ -82,6 +82,20 @@ describe.each(backends)('model factories on $name', (backend) => {
     expect([await User.count(), await Post.count(), await Comment.count()]).toEqual([0, 0, 0])
   })
 
+  it('takes an async definition and async states, as for a password hashed first', async () => {
+    const hashed = factory(() => User, async ({ sequence }) => ({
+      name: 'Hashed',
+      email: `hashed${sequence}@example.com`,
+      password_hash: await Promise.resolve(`scrypt$for-${sequence}`),
+    }))
+    const admins = hashed.state(async () => ({ name: await Promise.resolve('Admin') }))
+
+    expect(await hashed.make()).toMatchObject({ name: 'Hashed', password_hash: expect.stringMatching(/^scrypt\$for-\d+$/) })
+    const users = await admins.count(2).create()
+    expect(users.map((user) => user.name)).toEqual(['Admin', 'Admin'])
+    expect(await User.query().where('password_hash', 'like', 'scrypt$for-%').count()).toBe(2)
+  })
+
   it('counts its queries: one insert a row', async () => {
     await UserFactory.count(5).create()
     expect(blog.queries.tables.filter((table) => table === 'InsertQueryNode')).toHaveLength(5)

@@ -19,3 +19,7 @@ PostFactory.create({ views: 'many' })
 export const notOne: Promise<RowOf<typeof Post>> = PostFactory.count(2).create()
 // @ts-expect-error: the definition's values are the model's columns
 factory(() => Post, () => ({ headline: 'x' }))
+// An async definition is typed as a plain one.
+export const async = factory(() => Post, async ({ faker }) => ({ title: await Promise.resolve(faker.lorem.sentence()) }))
+// @ts-expect-error: an async definition's values are the model's columns too
+factory(() => Post, async () => ({ headline: 'x' }))

@@ -13,6 +13,7 @@ import { queue } from '../../src/queue.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { serveNode } from '../../src/server/serveNode.js'
+import { generateAppKey } from '../../src/session/generateAppKey.js'
 import { until } from '../support/fwApp.js'
 import { freePort } from '../support/freePort.js'
 import { listenOn } from '../support/servers.js'
@@ -28,7 +29,7 @@ class WelcomeMail extends Mailable<{ name: string }> {
 
 /** MAIL_TIMEOUT in this file, in seconds: an answer that waited for the mail server would take at least this long. */
 const MAIL_TIMEOUT = 1
-const ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER']
+const ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER', 'APP_KEY']
 
 let folder: string
 let database: Kysely<any>
@@ -53,7 +54,7 @@ beforeAll(async () => {
   database = createDatabase(`sqlite:${join(folder, 'database.sqlite')}`)
   Container.setInstance(new Container().instance('db', database))
   smtp = await startSmtpServer()
-  Object.assign(process.env, { QUEUE_DRIVER: 'database', MAIL_MAILER: 'smtp', MAIL_URL: smtp.url, MAIL_FROM: 'Acme <hello@acme.test>', MAIL_TIMEOUT: String(MAIL_TIMEOUT) })
+  Object.assign(process.env, { APP_KEY: generateAppKey(), QUEUE_DRIVER: 'database', MAIL_MAILER: 'smtp', MAIL_URL: smtp.url, MAIL_FROM: 'Acme <hello@acme.test>', MAIL_TIMEOUT: String(MAIL_TIMEOUT) })
   const router = new Router(Container.getInstance())
   router.post('/register', async () => {
     await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))

@@ -8,9 +8,11 @@ import { createDatabase } from '../../src/database/createDatabase.js'
 import type { Logger } from '../../src/log/Logger.js'
 import { mail, Mailable } from '../../src/mail.js'
 import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
+import { openPayload } from '../../src/queue/encryptedPayload.js'
 import { loadJobs, type JobRegistry } from '../../src/queue/jobRegistry.js'
 import { Worker } from '../../src/queue/Worker.js'
 import { queue } from '../../src/queue.js'
+import { generateAppKey } from '../../src/session/generateAppKey.js'
 import { html } from '../../src/view/html.js'
 import { freePort } from '../support/freePort.js'
 import { startSilentServer, startSmtpServer, type TestSmtpServer } from '../support/smtpServer.js'
@@ -50,8 +52,11 @@ beforeAll(async () => {
   Container.setInstance(new Container().instance('db', database))
   smtp = await startSmtpServer()
   jobs = await loadJobs(join(folder, 'Jobs'))
+  // Queued mail is stored encrypted with it.
+  process.env.APP_KEY = generateAppKey()
 })
 afterAll(async () => {
+  delete process.env.APP_KEY
   await smtp.close()
   Container.setInstance(undefined)
   await database.destroy()
@@ -74,7 +79,9 @@ describe('MAIL_MAILER=smtp', () => {
     expect(smtp.received).toEqual([])
     const [row] = await rows()
     expect(row).toMatchObject({ name: 'SendQueuedMail', state: 'ready', max_attempts: 5, backoff: 10 })
-    expect(JSON.parse(row!.payload)).toEqual({
+    // Stored sealed with APP_KEY (see encryptedPayload.test.ts); opened, it is the message.
+    expect(row!.payload).not.toContain('ada@example.com')
+    expect(openPayload('SendQueuedMail', JSON.parse(row!.payload))).toEqual({
       mailable: 'WelcomeMail',
       // The default sender: MAIL_FROM of the worker that delivers it.
       from: null,

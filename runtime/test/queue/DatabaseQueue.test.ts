@@ -296,6 +296,43 @@ describe('an idle worker of the process that dispatches', () => {
   })
 })
 
+describe('the jobs table dropped under a running app (fw migrate:fresh in another process)', () => {
+  it('is made again: the worker goes on without a line per poll, and a dispatch is stored and run', async () => {
+    const registry = new Map<string, any>([['Greet', Greet]])
+    await Greet.dispatch({ name: 'before' })
+    const logger = keptLog()
+    const worker = new Worker(new DatabaseQueue(), registry, { logger, pollMs: 20 })
+    const running = worker.run()
+    for (let i = 0; i < 50 && done.length === 0; i++) await sleep(20)
+    // Another process's connection drops the table, as `fw migrate:fresh` does beside `fw serve`.
+    const other = createDatabase(`sqlite:${join(folder, 'database.sqlite')}`)
+    await sql`drop table fw_jobs`.execute(other)
+    await other.destroy()
+    await sleep(300)
+    await Greet.dispatch({ name: 'after' })
+    for (let i = 0; i < 50 && done.length < 2; i++) await sleep(20)
+    worker.stop()
+    await running
+    expect(done).toEqual(['Hello, before', 'Hello, after'])
+    expect(logger.lines.filter((line) => !/ done$/.test(line)).length).toBeLessThanOrEqual(1)
+  })
+})
+
+describe('Job.dispatch() inside a raw db().transaction().execute() on SQLite', () => {
+  it('settles at once: the job joins the transaction that holds the one connection, stored when it commits, gone when it rolls back', async () => {
+    await database.transaction().execute(async () => {
+      await Greet.dispatch({ name: 'committed' })
+    })
+    await expect(
+      database.transaction().execute(async () => {
+        await Greet.dispatch({ name: 'rolled back' })
+        throw new Error('changed my mind')
+      }),
+    ).rejects.toThrow('changed my mind')
+    expect((await rows()).map((row) => row.payload)).toEqual(['{"name":"committed"}'])
+  }, 2_000)
+})
+
 describe('loadJobs', () => {
   it('finds the job classes a folder exports, by name, and refuses two of one name', async () => {
     const jobs = join(folder, 'Jobs')

@@ -19,6 +19,13 @@ class Greet extends Job<{ name: string }> {
   }
 }
 
+class Slow extends Job<{ ms: number }> {
+  async handle({ ms }: { ms: number }): Promise<void> {
+    await sleep(ms)
+    done.push(`slow ${ms}`)
+  }
+}
+
 class Poison extends Job {
   static override options = { attempts: 2, backoff: 0 }
 
@@ -152,13 +159,30 @@ describe('the database queue on PostgreSQL (pg-boss)', () => {
 
     expect(await jobs.retry([failed!.id])).toBe(1)
     expect(await jobs.retry('all')).toBe(0)
-    for (const expected of ['retry', 'failed'] as const) {
+    // Its attempts start afresh: 1 of 2, then 2 of 2, not 3 of 4.
+    for (const [attempt, expected] of [[1, 'retry'], [2, 'failed']] as const) {
       await sql`update pgboss.job set start_after = now()`.execute(database)
       const again = await claimSoon()
+      expect(again).toMatchObject({ attempt, attempts: 2 })
       expect(await jobs.fail(again!, new Error('still down'))).toBe(expected)
     }
+    expect((await jobs.failed())[0]).toMatchObject({ attempts: 2 })
     expect(await jobs.flush()).toBe(1)
     expect(await rows()).toEqual([])
+  })
+
+  it('leaves a failed unique job failed when retried while its twin waits', async () => {
+    await Greet.dispatch({ name: 'failed' }, { uniqueKey: 'report', attempts: 1 })
+    expect(await jobs.fail((await jobs.claim(['default']))!, new Error('no'))).toBe('failed')
+    await Greet.dispatch({ name: 'twin' }, { uniqueKey: 'report' })
+    const [failed] = await jobs.failed()
+    expect(await jobs.retry([failed!.id])).toBe(0)
+    expect((await rows()).map((row) => [row.data.payload.name, row.state])).toEqual([
+      ['failed', 'failed'],
+      ['twin', 'created'],
+    ])
+    await jobs.complete((await jobs.claim(['default']))!)
+    expect(await jobs.retry([failed!.id])).toBe(1)
   })
 
   it('fails a job at once when told not to retry it', async () => {
@@ -212,4 +236,28 @@ describe('the database queue on PostgreSQL (pg-boss)', () => {
     expect(done).toEqual(['Hello, at once'])
     expect(Date.now() - dispatched).toBeLessThan(2_000)
   })
+})
+
+describe('a pg-boss worker process', () => {
+  it('sizes its pool from the concurrency: more than pg-boss\'s 3 connections for 6 jobs at once', async () => {
+    const own = new PgBossQueue({ supervise: true })
+    for (let n = 0; n < 6; n++) await Slow.dispatch({ ms: 1500 }, { queue: 'slow' })
+    const since = (await sql<{ now: Date }>`select now() as now`.execute(database)).rows[0]!.now
+    const worker = new Worker(own, new Map<string, any>([['Slow', Slow]]), { logger: keptLog(), concurrency: 6, queues: ['slow'], pollMs: 20 })
+    const running = worker.run()
+    try {
+      for (let i = 0; i < 100 && (await own.counts()).active < 6; i++) await sleep(20)
+      expect((await own.counts()).active).toBe(6)
+      // The connections this queue opened (the shared one of this file opened its own before): a job at once has one.
+      const { rows } = await sql<{ count: number }>`select count(*)::int as count from pg_stat_activity
+        where application_name = 'fw-queue' and backend_start >= ${since}`.execute(database)
+      expect(rows[0]!.count).toBeGreaterThan(3)
+      expect(rows[0]!.count).toBeLessThanOrEqual(3 + 6)
+    } finally {
+      worker.stop()
+      await running
+      await own.close()
+    }
+    expect(done).toEqual(Array.from({ length: 6 }, () => 'slow 1500'))
+  }, 20_000)
 })

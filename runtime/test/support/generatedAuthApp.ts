@@ -134,7 +134,7 @@ export async function generatedApp(): Promise<FwApp> {
   for (const name of ['tsx', 'vitest']) symlinkSync(join(checkout, 'node_modules', name), join(app.dir, 'node_modules', name), 'dir')
   mkdirSync(join(app.dir, 'node_modules/@types'))
   symlinkSync(join(checkout, 'node_modules/@types/node'), join(app.dir, 'node_modules/@types/node'), 'dir')
-  for (const path of ['tsconfig.json', 'vitest.config.ts', 'tests/app.ts', 'tests/server.ts', 'tests/setup.ts', 'tests/database.ts']) {
+  for (const path of ['tsconfig.json', 'vitest.config.ts', 'bootstrap/app.ts', 'tests/app.ts', 'tests/server.ts', 'tests/setup.ts', 'tests/database.ts']) {
     app.write(path, readFileSync(join(checkout, 'template/api', path), 'utf8'))
   }
   app.write('.env', `APP_KEY=${KEY}\nAPP_URL=${APP_URL}\n`)

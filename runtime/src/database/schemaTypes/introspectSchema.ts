@@ -70,6 +70,11 @@ async function sqliteTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
     from sqlite_master as m join pragma_table_xinfo(m.name) as p
     where m.type in ('table', 'view') and m.name not like 'sqlite_%' and m.name not in (${sql.join(FW_TABLES)})
     order by m.name, p.cid`.execute(db)
+  const { rows: foreign } = await sql<{ table: string; name: string }>`
+    select m.name as "table", f."from" as name
+    from sqlite_master as m join pragma_foreign_key_list(m.name) as f
+    where m.type = 'table' and m.name not like 'sqlite_%'`.execute(db)
+  const references = new Set(foreign.map((row) => `${row.table}.${row.name}`))
   const tables = new Map<string, SqliteColumnRow[]>()
   for (const row of rows) {
     // 1 is a virtual table's hidden column (FTS5's rank); 2 and 3 are generated columns.
@@ -80,7 +85,10 @@ async function sqliteTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
     const keys = columns.filter((column) => column.pk > 0)
     const withoutRowid = /\bwithout\s+rowid\b/i.test(columns[0]?.definition ?? '')
     // https://www.sqlite.org/lang_createtable.html#rowid: a lone `integer primary key` is the rowid, numbered by SQLite.
-    const rowid = keys.length === 1 && !withoutRowid && keys[0]!.type.toLowerCase() === 'integer' ? keys[0]!.name : undefined
+    // Not one that references another table's key (make:auth's password_reset_tokens.user_id): the application
+    // writes it, and on PostgreSQL the same column has no default, so both databases give the same schema.d.ts.
+    const key = keys.length === 1 && !withoutRowid && keys[0]!.type.toLowerCase() === 'integer' ? keys[0]!.name : undefined
+    const rowid = key !== undefined && !references.has(`${name}.${key}`) ? key : undefined
     return {
       name,
       columns: columns.map((column) => ({
