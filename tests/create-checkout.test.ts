@@ -26,6 +26,15 @@ async function request(server: RunningApp, method: string, path: string, options
   return { status: response.status, headers: response.headers, text, json }
 }
 
+/** The starter's favicon from public/: browsers ask every page's server for /favicon.ico. */
+async function expectFavicon(server: RunningApp): Promise<void> {
+  const response = await fetch(`${server.url}/favicon.ico`)
+  const icon = Buffer.from(await response.arrayBuffer())
+  expect([response.status, response.headers.get('content-type')]).toEqual([200, 'image/x-icon'])
+  // An ICO file's header: reserved 0, type 1 (icon), at least one image.
+  expect([icon.readUInt16LE(0), icon.readUInt16LE(2), icon.readUInt16LE(4) > 0]).toEqual([0, 1, true])
+}
+
 /** Every row of the seed's sample-routes table, with its shape, status, headers and messages. */
 async function expectEverySampleRoute(server: RunningApp, apiKey: string): Promise<void> {
   let r = await request(server, 'GET', '/')
@@ -131,6 +140,7 @@ describe('an api application created from the checkout and installed with npm', 
       const server = await app.start(['npm', 'start'])
       servers.push(server)
       await expectEverySampleRoute(server, app.env().API_KEY!)
+      await expectFavicon(server)
       await server.stop()
     } finally {
       for (const source of sources) renameSync(join(app.dir, `${source}.away`), join(app.dir, source))
@@ -146,6 +156,7 @@ describe('an api application created from the checkout and installed with npm', 
     servers.push(server)
     const response = await fetch(`${server.url}/hello`)
     expect(response.status).toBe(200)
+    await expectFavicon(server)
 
     // A route added under npm run dev reaches .fw/api.d.ts with no command (openapi-typescript from the app's own
     // install), and leaves it again when it goes.
@@ -186,6 +197,7 @@ describe('a minimal application created from the checkout', () => {
       const root = await request(server, 'GET', '/')
       expect([root.status, root.json]).toEqual([200, { name: `Fw ${runtimeVersion}`, status: 'running', message: expect.any(String) }])
       expect((await request(server, 'GET', '/hello')).status).toBe(404)
+      await expectFavicon(server)
     } finally {
       await server.stop()
     }

@@ -183,7 +183,7 @@ describe('fw make:auth in an installed app', () => {
     expect([registered.status, registered.headers.get('location')]).toEqual([303, '/login'])
     // Registration signs no one in (the link in the mail verifies the email): the new user signs in.
     const login = await send(server.url, 'GET', '/login', { headers: { ...headers, Cookie: cookieOf(registered, 'fw_session') ?? headers.Cookie } })
-    expect(login.text).toContain('Check your email')
+    expect(login.text).toContain('<p class="notice" role="status">Check your email')
     const signIn = { _token: formToken(login), email: form.email, password: PASSWORD }
     const signedIn = await send(server.url, 'POST', '/login', { form: signIn, headers: { ...headers, Cookie: cookieOf(login, 'fw_session') ?? cookieOf(registered, 'fw_session') ?? headers.Cookie } })
     expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/me'])
@@ -191,6 +191,10 @@ describe('fw make:auth in an installed app', () => {
 
     const css = await send(server.url, 'GET', '/css/app.css')
     expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8'])
+    expect(css.text).toMatch(/\n\.notice \{\n {2}color: var\(--success\);/)
+    // Every page's browser asks for /favicon.ico: the starter's, from public/.
+    const icon = await send(server.url, 'GET', '/favicon.ico')
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/x-icon'])
   })
 
   it('runs the flow on PostgreSQL, across two processes that share it', async () => {

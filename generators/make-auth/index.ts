@@ -59,8 +59,9 @@ const FILES = [
 
 /**
  * The files an older make:auth wrote that this one writes otherwise, with the SHA-256 of what each release wrote
- * (before password reset, then before email verification) and what to change by hand when the app changed the file
- * since. `--upgrade` rewrites such a file only while it is exactly as a make:auth wrote it.
+ * (before password reset, before email verification, before notices had a style of their own) and what to change by
+ * hand when the app changed the file since. `--upgrade` rewrites such a file only while it is exactly as a make:auth
+ * wrote it.
  */
 const UPGRADED: readonly { path: string; stub: string; previous: readonly string[]; change: string }[] = [
   {
@@ -96,13 +97,13 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
   {
     path: 'App/Views/auth/login.ts',
     stub: 'App/Views/auth/login.ts.stub',
-    previous: ['b89c993498c743f6ce8176539c8514b8b1bc904e395e15a43303c8dfc50ad651'],
+    previous: ['b89c993498c743f6ce8176539c8514b8b1bc904e395e15a43303c8dfc50ad651', '21a4a7d808bb8f7b7bec3946c3087a35728d4f122b692082d6cbf2dd1baa61e1'],
     change: 'add a link <a href="/forgot-password">Forgot your password?</a>, and a checkbox named remember ("Remember me")',
   },
   {
     path: 'App/Controllers/Auth/LoginController.ts',
     stub: 'App/Controllers/Auth/LoginController.ts.stub',
-    previous: ['b0c0e14ccfb7789bf7c882ca410fffd5dc400a77e0a94c33fbe6cbf919e7ad38'],
+    previous: ['b0c0e14ccfb7789bf7c882ca410fffd5dc400a77e0a94c33fbe6cbf919e7ad38', '7702e8c3172a31dfe52ff8c4022605689720a9f2b0bf967154cf4035029c00f8'],
     change: "sign browsers in with signIn(request, user, { remember: request.input('remember') === 'on' }), and show request.session.get('status') on the page",
   },
   {
@@ -133,13 +134,13 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
   {
     path: 'App/Views/auth/me.ts',
     stub: 'App/Views/auth/me.ts.stub',
-    previous: ['a37757cb0dd8aceba599942953b129c6bb2f988936685e157bd5562cf84b8551'],
+    previous: ['a37757cb0dd8aceba599942953b129c6bb2f988936685e157bd5562cf84b8551', '195c8984f4db2d7f9f34906492bff4e59a9e4701d73c8e1ad48b2b2ee256503e'],
     change: 'show whether the email is verified, with a form that posts _token to /email/verification-notification ("Email me a new link")',
   },
   {
     path: 'public/css/app.css',
     stub: 'public/css/app.css.stub',
-    previous: ['66c8477367997afd0d6b52fba864390f9229adc52acc94b4fbeb20e23ccab1b5'],
+    previous: ['66c8477367997afd0d6b52fba864390f9229adc52acc94b4fbeb20e23ccab1b5', '74c1265bedd5c5a5f97673fc50f7fd40a49467a1bf69f89f6fa139c86fe456c8'],
     change: 'style label.checkbox (the "Remember me" box) as you like',
   },
   {

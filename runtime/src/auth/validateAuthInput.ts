@@ -1,5 +1,6 @@
 import type { Request } from '../http/Request.js'
 import type { ValidationMessages } from '../http/ValidationError.js'
+import { isEmailAddress } from '../mail/address.js'
 import { MAX_PASSWORD_LENGTH, passwordProblem } from './passwordProblem.js'
 
 export type Validated<T> = { data: T; errors?: undefined } | { data?: undefined; errors: ValidationMessages }
@@ -24,13 +25,13 @@ export interface PasswordReset {
 
 /** The longest name and email. */
 export const MAX_LENGTH = 255
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * Checks a registration from the request's BODY (never its query string, which lands in logs and history):
- * a name, a valid email (trimmed and in lower case), and a password that `passwordProblem` accepts. With
- * `confirmed`, the same password again in `password_confirmation` (make:auth's form asks for it; an app made by an
- * older make:auth, whose form has no such field, calls this without it and keeps working).
+ * a name, a valid email (trimmed and in lower case; an address the mailer takes, `isEmailAddress`), and a password
+ * that `passwordProblem` accepts. With `confirmed`, the same password again in `password_confirmation` (make:auth's
+ * form asks for it; an app made by an older make:auth, whose form has no such field, calls this without it and keeps
+ * working).
  *
  * @example
  * ```ts
@@ -120,7 +121,7 @@ export function checkCredentials(input: Record<string, unknown>): Validated<Cred
 function checkedEmail(errors: ValidationMessages, value: unknown): string {
   const email = text(value).trim().toLowerCase()
   if (email === '') add(errors, 'email', 'The email field is required.')
-  else if (email.length > MAX_LENGTH || !EMAIL.test(email)) add(errors, 'email', 'The email must be a valid email address.')
+  else if (email.length > MAX_LENGTH || !isEmailAddress(email)) add(errors, 'email', 'The email must be a valid email address.')
   return email
 }
 

@@ -1,3 +1,5 @@
+import { createLogger, type Logger } from '../log/Logger.js'
+import { pendingJob } from '../queue/pendingJob.js'
 import { queue } from '../queue/queue.js'
 import type { DispatchOptions } from '../queue/types.js'
 import { deliver } from './deliver.js'
@@ -9,6 +11,8 @@ import type { MailFake } from './MailFake.js'
 import type { MailAddress, MailMessage, QueuedMessage } from './MailMessage.js'
 import { renderMessage } from './renderMessage.js'
 import { SendQueuedMail, skipped } from './SendQueuedMail.js'
+
+let logger: Logger | undefined
 
 /** How a queued mail's job is dispatched: its queue, delay, attempts and backoff (default 5 attempts, 10 s apart and doubling). */
 export type SendOptions = Omit<DispatchOptions, 'uniqueKey'>
@@ -51,11 +55,14 @@ export class PendingMail {
   /**
    * Renders the mail and queues it (the job `SendQueuedMail`), so that a slow or stopped mail server never holds up
    * the caller: a worker sends it, or at once under `QUEUE_DRIVER=sync`. Inside `transaction()`, it is queued once
-   * the transaction commits. Throws a TypeError for a bad address or subject. It reads no mail setting: a request
-   * answers the same whether they are right or missing (no 500 that tells who has an account), and a missing one
-   * fails the job when a worker delivers it, at once, with what to set (see `fw queue:failed`). The job's payload is
-   * stored encrypted with APP_KEY: a mail often holds a link that signs someone in. A mail class with `shouldSend()`
-   * is queued with its data, and asked again by the worker before sending.
+   * the transaction commits. Throws a TypeError for a bad address, subject or option: a mistake in the code. It reads
+   * no mail setting: a request answers the same whether they are right or missing (no 500 that tells who has an
+   * account), and a missing one fails the job when a worker delivers it, at once, with what to set (see
+   * `fw queue:failed`). Past that, it never throws: a mail that cannot be queued (no APP_KEY to seal it with, the
+   * database down), or under `QUEUE_DRIVER=sync` cannot be delivered, is logged, since the caller has mostly written
+   * something already (an account, an order) that a 500 would report as failed. The job's payload is stored encrypted
+   * with APP_KEY: a mail often holds a link that signs someone in. A mail class with `shouldSend()` is queued with its
+   * data, and asked again by the worker before sending.
    */
   async send(mailable: Mailable<any>, options: SendOptions = {}): Promise<void> {
     const message = this.#render(mailable)
@@ -64,7 +71,13 @@ export class PendingMail {
       rememberMailClass(mailable.constructor as MailClass)
       message.shouldSend = { data: mailable.data ?? null }
     }
-    await queue.dispatch(SendQueuedMail, message, options)
+    pendingJob(SendQueuedMail, message, options) // a bad option is a mistake in the code: it throws here, as a bad address does
+    try {
+      await queue.dispatch(SendQueuedMail, message, options)
+    } catch (error) {
+      logger ??= createLogger()
+      logger.error(`[fw] the mail ${message.mailable} could not be queued or sent; the caller goes on without it:`, error)
+    }
   }
 
   /**

@@ -1,8 +1,8 @@
 import type { Address, MailAddress } from './MailMessage.js'
 
-// Loose on purpose (the mail server has the last word): one @, and none of the characters that would let the text
-// say more than one address or leave its header. Unicode letters pass, for internationalised addresses.
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/
+// Loose on purpose (the mail server has the last word): one @, a dot in the domain, and none of the characters that
+// would let the text say more than one address or leave its header. Unicode letters pass, for internationalised addresses.
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
 /** `Ada Lovelace <ada@example.com>`, the name optionally in double quotes. */
 const NAMED = /^(.*?)\s*<([^<>]*)>$/s
 const LINE_BREAK = /[\r\n]/
@@ -28,9 +28,24 @@ export function parseAddress(field: string, value: MailAddress): Address {
     throw new TypeError(`${field} ${shown} holds a line break (CR or LF), which would start a header of its own: refused`)
   }
   const email = given.email.trim()
-  if (!EMAIL.test(email)) throw new TypeError(`${field} ${shown} is not an email address: write ada@example.com, or Ada Lovelace <ada@example.com>`)
+  if (!isEmailAddress(email)) throw new TypeError(`${field} ${shown} is not an email address: write ada@example.com, or Ada Lovelace <ada@example.com>`)
   const name = given.name?.trim()
   return name ? { name, email } : { email }
+}
+
+/**
+ * Whether the text is an email address that Fw's mail sends to: the one grammar of an address, which make:auth's
+ * validation (`validateRegistration`, `validateEmail`) uses too, so that an address it accepts is never refused by the
+ * mailer after the account was written.
+ *
+ * @example
+ * ```ts
+ * isEmailAddress('ada@example.com') // true
+ * isEmailAddress('ada<b>@example.com') // false
+ * ```
+ */
+export function isEmailAddress(text: string): boolean {
+  return EMAIL.test(text)
 }
 
 /** An address as a person reads it: `Ada Lovelace <ada@example.com>`, or the email alone. */

@@ -1,10 +1,11 @@
 import { isProduction } from '../config/environment.js'
+import type { MailAddress } from './MailMessage.js'
 
 /** The mailers `MAIL_MAILER` names. */
 export const MAILERS = ['smtp', 'log', 'array'] as const
 
-/** The sender of a mail that names none, under the log and array mailers when `MAIL_FROM` is unset (Laravel's). */
-export const DEFAULT_FROM = 'Fw <hello@example.com>'
+/** The address of a mail that names no sender, under the log and array mailers when `MAIL_FROM` is unset (Laravel's). */
+export const DEFAULT_FROM_EMAIL = 'hello@example.com'
 
 /** Each SMTP timeout's ceiling, in seconds: a mail server that hangs holds a worker's slot no longer than this. */
 const MAX_TIMEOUT = 10
@@ -43,15 +44,22 @@ export function mailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig {
 }
 
 /**
- * The sender of a mail whose class names none: `MAIL_FROM`; unset, `Fw <hello@example.com>` for the log and array
- * mailers and a fake (`config` undefined), and an Error for SMTP, where real mail would leave with a made-up sender.
+ * The sender of a mail whose class names none: `MAIL_FROM`; unset, `hello@example.com` named after the app
+ * (`APP_NAME`, else Fw) for the log and array mailers and a fake (`config` undefined), and an Error for SMTP, where
+ * real mail would leave with a made-up sender.
+ *
+ * @example
+ * ```ts
+ * defaultFrom({ mailer: 'log' }, { APP_NAME: 'Acme' }) // { name: 'Acme', email: 'hello@example.com' }
+ * ```
  */
-export function defaultFrom(config: MailConfig | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function defaultFrom(config: MailConfig | undefined, env: NodeJS.ProcessEnv = process.env): MailAddress {
   if (env.MAIL_FROM) return env.MAIL_FROM
   if (config?.mailer === 'smtp') {
     throw new Error('MAIL_FROM is not set: set it to the address your mail comes from, e.g. MAIL_FROM="Acme <hello@acme.com>" (or give the mail class a from)')
   }
-  return DEFAULT_FROM
+  // As a name and an email, not `${APP_NAME} <…>`: an app name with < or quotes in it stays the name.
+  return { name: env.APP_NAME?.trim() || 'Fw', email: DEFAULT_FROM_EMAIL }
 }
 
 /** `MAIL_URL` checked: an smtp:// or smtps:// URL with a host, and no timeout of its own. Errors never show it (it holds the password). */

@@ -1,4 +1,4 @@
-import { namesOf, parseDomain, shapeOf, splitSegment, type PatternSegment } from './routePattern.js'
+import { compileSegment, namesOf, parseDomain, shapeOf, splitSegment, type PatternSegment, type SegmentMatcher } from './routePattern.js'
 
 /**
  * The host a group of routes answers on, `{account}.example.com`: each label static, a parameter (one whole label,
@@ -18,6 +18,8 @@ export class DomainPattern {
   /** The pattern with its parameters' names left out: two patterns of one shape take the same hosts. */
   readonly shape: string
   private readonly labels: readonly PatternSegment[]
+  /** The compiled pattern of each label of text and parameters (`{account}-eu`), by the label's index. */
+  private readonly matchers: readonly (SegmentMatcher | undefined)[]
 
   /** Throws, saying what a domain may be, on a malformed pattern. */
   constructor(pattern: string) {
@@ -25,6 +27,7 @@ export class DomainPattern {
     this.labels = parseDomain(pattern, `Domain "${pattern}"`)
     this.names = this.labels.flatMap(namesOf)
     this.shape = this.labels.map(shapeOf).join('.')
+    this.matchers = this.labels.map((label) => (label.kind === 'mixed' ? compileSegment(label.literals) : undefined))
   }
 
   /** The parameter values of a host (lower case, no port), or null when the host is not one of this pattern's. */
@@ -38,7 +41,7 @@ export class DomainPattern {
       if (label.kind === 'static') {
         if (label.text !== text) return null
       } else if (label.kind === 'mixed') {
-        if (!splitSegment(label.literals, text, values)) return null
+        if (!splitSegment(this.matchers[i]!, text, values)) return null
       } else {
         if (text === '') return null
         values.push(text)

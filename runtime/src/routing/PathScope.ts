@@ -1,6 +1,6 @@
 import type { Request } from '../http/Request.js'
 import type { Middleware, RouteDefinition } from './RouteDefinition.js'
-import { parsePattern, splitSegment, type PatternSegment } from './routePattern.js'
+import { compileSegment, parsePattern, splitSegment, type PatternSegment } from './routePattern.js'
 
 /** Which of a route's paths a scope takes in: all of them, none, or some (a parameter's value decides). */
 export type Coverage = 'all' | 'none' | 'some'
@@ -97,7 +97,7 @@ export class PathScope {
         if (part.text !== this.segments[i]) return 'none'
       } else if (part.kind === 'rest') {
         return 'some' // a catch-all takes one segment or more: its value decides
-      } else if (part.kind === 'mixed' && !splitSegment(part.literals, this.segments[i]!, [])) {
+      } else if (part.kind === 'mixed' && !splitSegment(compileSegment(part.literals), this.segments[i]!, [])) {
         return 'none' // `v{version}` is never `api`
       } else {
         decided = false

@@ -3,6 +3,7 @@ import type { Constructor } from '../container/Container.js'
 import type { Request } from '../http/Request.js'
 import type { Response } from '../http/Response.js'
 import type { RouteContract } from './RouteContract.js'
+import type { Requirement } from './routePattern.js'
 
 /** What a handler may return: a Response, or a plain object or array that becomes JSON. */
 export type HandlerResult = Response | Record<string, unknown> | readonly unknown[]
@@ -66,6 +67,8 @@ export interface GroupOptions {
 interface Constraint {
   readonly index: number
   readonly pattern: RegExp
+  /** The pattern as given, for the route's segments of text and parameters (see `compileSegment`). */
+  readonly requirement: Requirement
 }
 
 /**
@@ -140,8 +143,9 @@ export class RouteDefinition {
   }
 
   /**
-   * Matches only when the parameter's whole value matches the pattern; otherwise the path is not found (404). Each
-   * parameter of a segment like `{id}.{ext}` is constrained apart, on the split the path gives. On a domain's
+   * Matches only when the parameter's whole value matches the pattern; otherwise the path is not found (404). In a
+   * segment like `{foo}-{bar}` the pattern decides where the parameter ends, as in Laravel (see `compileSegment`),
+   * and a segment it refuses goes on to a whole-segment `{param}` route at that place. On a domain's
    * parameter, a host the pattern refuses is not the route's: a route without a domain at that path answers instead.
    *
    * @example
@@ -155,7 +159,7 @@ export class RouteDefinition {
     if (index === -1) throw new Error(`Route "${this.pattern}" has no parameter {${parameter}} to constrain`)
     const source = typeof pattern === 'string' ? pattern : pattern.source
     const flags = typeof pattern === 'string' ? '' : pattern.flags.replace(/[gy]/g, '')
-    const constraint = { index, pattern: new RegExp(`^(?:${source})$`, flags) }
+    const constraint = { index, pattern: new RegExp(`^(?:${source})$`, flags), requirement: { source, flags } }
     this.constraints = [...(this.constraints ?? []).filter((existing) => existing.index !== index), constraint]
     return this
   }
@@ -275,6 +279,12 @@ export class RouteDefinition {
     this.names.assertOpen(`a contract on ${this}`)
     this.declared = { ...this.declared, ...part }
     return this
+  }
+
+  /** The `where` pattern of a parameter, if it has one. */
+  requirementOf(parameter: string): Requirement | undefined {
+    const index = this.paramNames.indexOf(parameter)
+    return this.constraints?.find((constraint) => constraint.index === index)?.requirement
   }
 
   /** Whether the parameter values meet every constraint. */

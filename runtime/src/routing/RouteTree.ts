@@ -1,6 +1,6 @@
 import { HttpError } from '../http/HttpError.js'
 import type { RouteDefinition } from './RouteDefinition.js'
-import { parsePattern, shapeOf, splitSegment, type PatternSegment } from './routePattern.js'
+import { compileSegment, parsePattern, shapeOf, splitSegment, type PatternSegment, type Requirement, type SegmentMatcher } from './routePattern.js'
 
 /** The routes registered for one path, by method, and the `Allow` header they add up to. */
 export interface Endpoint {
@@ -26,10 +26,13 @@ interface Node {
   endpoint: Endpoint | null
 }
 
-/** A child for a segment of text and parameters: its literals (see `splitSegment`) and the key of its form. */
+/** A child for a segment of text and parameters: its compiled pattern (see `compileSegment`) and its key. */
 interface MixedChild {
-  readonly literals: readonly string[]
-  readonly shape: string
+  readonly matcher: SegmentMatcher
+  /** The form of the segment with the names left out, and the `where` patterns of its parameters. */
+  readonly key: string
+  /** The length of its text, which orders the children. */
+  readonly text: number
   readonly node: Node
 }
 
@@ -108,7 +111,7 @@ export class RouteTree {
         node.param ??= createNode()
         node = node.param
       } else if (segment.kind === 'mixed') {
-        node = mixedChild(node, segment.literals)
+        node = mixedChild(node, segment.literals, segment.names.map((name) => route.requirementOf(name)))
       } else {
         let child = node.children.get(segment.text)
         if (!child) {
@@ -133,7 +136,7 @@ export class RouteTree {
       return { endpoint, values: NO_VALUES }
     }
     const values: string[] = []
-    const found = walk(this.root, path, 1, decoded, 1, values)
+    const found = walk(this.root, path, 1, decoded, 1, values, method)
     if (found && (!endpoint || found.routes.has(method) || (method === 'HEAD' && found.routes.has('GET')))) {
       return { endpoint: found, values }
     }
@@ -142,17 +145,17 @@ export class RouteTree {
 }
 
 /**
- * The child of a node for a segment of text and parameters, made on first use; one for each form of segment
- * (`{id}.{ext}` and `{name}.{format}` share one). The children are tried in order of the length of their text,
- * longest first, so that `{name}.tar.gz` is tried before `{name}.{ext}`; forms of equal length in the order added.
+ * The child of a node for a segment of text and parameters, made on first use; one for each form of segment and
+ * `where` patterns of its parameters (`{id}.{ext}` and `{name}.{format}` share one). The children are tried in order
+ * of the length of their text, longest first, so that `{name}.tar.gz` is tried before `{name}.{ext}`; forms of equal
+ * length in the order added.
  */
-function mixedChild(node: Node, literals: readonly string[]): Node {
-  const shape = shapeOf({ kind: 'mixed', literals, names: [] })
-  const existing = node.mixed?.find((child) => child.shape === shape)
+function mixedChild(node: Node, literals: readonly string[], requirements: readonly (Requirement | undefined)[]): Node {
+  const key = [shapeOf({ kind: 'mixed', literals, names: [] }), ...requirements.map((required) => (required ? `/${required.source}/${required.flags}` : ''))].join('\0')
+  const existing = node.mixed?.find((child) => child.key === key)
   if (existing) return existing.node
-  const child = { literals, shape, node: createNode() }
-  const text = (entry: MixedChild) => entry.literals.join('').length
-  node.mixed = [...(node.mixed ?? []), child].sort((a, b) => text(b) - text(a))
+  const child = { matcher: compileSegment(literals, requirements), key, text: literals.join('').length, node: createNode() }
+  node.mixed = [...(node.mixed ?? []), child].sort((a, b) => b.text - a.text)
   return child.node
 }
 
@@ -161,29 +164,48 @@ function mixedChild(node: Node, literals: readonly string[]): Node {
  * no split, and no substring for a static segment while a node has few children. A percent-encoded
  * path comes with its `decoded` segments, and `index` is the current one's.
  */
-function walk(node: Node, path: string, start: number, decoded: readonly string[] | null, index: number, values: string[]): Endpoint | null {
+function walk(
+  node: Node,
+  path: string,
+  start: number,
+  decoded: readonly string[] | null,
+  index: number,
+  values: string[],
+  method: string,
+): Endpoint | null {
   if (start > path.length) return node.endpoint
   let end = path.indexOf('/', start)
   if (end === -1) end = path.length
   const segment = decoded ? decoded[index]! : undefined
   const child = segment !== undefined ? node.children.get(segment) : staticChild(node, path, start, end)
   if (child) {
-    const found = walk(child, path, end + 1, decoded, index + 1, values)
+    const found = walk(child, path, end + 1, decoded, index + 1, values, method)
     if (found) return found
   }
   if (node.mixed !== null && end > start) {
     const text = segment ?? path.slice(start, end)
-    for (const { literals, node: next } of node.mixed) {
+    const mixed = node.mixed
+    // Routes of one form whose where patterns differ (GET with one, POST without) are apart: the first one that
+    // splits the segment wins unless it lacks the method and another has it.
+    let other: { endpoint: Endpoint; values: string[] } | null = null
+    for (let i = 0; i < mixed.length; i++) {
       const mark = values.length
-      if (!splitSegment(literals, text, values)) continue
-      const found = walk(next, path, end + 1, decoded, index + 1, values)
-      if (found) return found
+      if (!splitSegment(mixed[i]!.matcher, text, values)) continue
+      const found = walk(mixed[i]!.node, path, end + 1, decoded, index + 1, values, method)
+      if (found) {
+        if (mixed.length === 1 || serves(found, method)) return found
+        other ??= { endpoint: found, values: values.slice(mark) }
+      }
       values.length = mark
+    }
+    if (other !== null) {
+      values.push(...other.values)
+      return other.endpoint
     }
   }
   if (node.param && end > start) {
     values.push(segment ?? path.slice(start, end))
-    const found = walk(node.param, path, end + 1, decoded, index + 1, values)
+    const found = walk(node.param, path, end + 1, decoded, index + 1, values, method)
     if (found) return found
     values.pop()
   }
@@ -192,6 +214,11 @@ function walk(node: Node, path: string, start: number, decoded: readonly string[
     return node.rest.endpoint
   }
   return null
+}
+
+/** Whether an endpoint has a route for the method (a GET route serves HEAD). */
+function serves(endpoint: Endpoint, method: string): boolean {
+  return endpoint.routes.has(method) || (method === 'HEAD' && endpoint.routes.has('GET'))
 }
 
 /** The static endpoint of a decoded path; none when a segment holds a decoded `/`. */

@@ -115,6 +115,11 @@ export class Router {
   /** The routes of each domain, fewest parameters first; null (the common case) until a route has a domain. */
   private domains: DomainRoutes[] | null = null
   private readonly definitions: RouteDefinition[] = []
+  /**
+   * Routes not in their tree yet: they go in when the routes compile, once their `where` patterns are known, since
+   * those decide where a segment like `{foo}-{bar}` splits (see `compileSegment`).
+   */
+  private unplaced: { tree: RouteTree; route: RouteDefinition }[] = []
   private readonly named = new Map<string, RouteDefinition>()
   /** Every `router.use`, in the order added; path-scoped ones in their place among the others. */
   private readonly globalMiddleware: GlobalEntry[] = []
@@ -615,6 +620,8 @@ export class Router {
 
   /** Builds the pipelines that are missing. Throws on an unknown middleware alias, naming it. */
   private compile(): void {
+    for (const { tree, route } of this.unplaced) for (const method of route.methods) tree.add(method, route.pattern, route)
+    this.unplaced = []
     const global = this.globalMiddleware.map(({ middleware, scope }) => ({ layer: this.resolveMiddleware(middleware), scope }))
     for (const route of this.definitions) {
       if (route.pipeline) continue
@@ -715,7 +722,7 @@ export class Router {
     const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, [...(host?.names ?? []), ...paramNames], middleware, this, domain)
     route.namePrefix = this.groups.map((group) => group.as ?? '').join('')
     const tree = host ? this.domainTree(host) : this.tree
-    for (const method of upper) tree.add(method, fullPattern, route)
+    this.unplaced.push({ tree, route })
     this.definitions.push(route)
     return route
   }

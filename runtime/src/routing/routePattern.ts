@@ -88,39 +88,87 @@ export function shapeOf(segment: PatternSegment): string {
   }
 }
 
+/** A parameter's own pattern, from `where`: put in its segment's pattern, it decides where the segment splits. */
+export interface Requirement {
+  readonly source: string
+  readonly flags: string
+}
+
+/** A segment of text and parameters, compiled (see `compileSegment`): its pattern, and the group of each value. */
+export interface SegmentMatcher {
+  readonly regex: RegExp
+  readonly groups: readonly number[]
+}
+
+/** Symfony's route compiler's separators: a parameter followed by one of them in its segment never contains it. */
+const SEPARATORS = '/,;.:-_~+*=@|'
+const SPECIAL = /[\\^$.*+?()[\]{}|/]/g
+
 /**
- * Splits a segment's text by a mixed segment's literals and pushes the parameters' values; false (nothing pushed)
- * when it does not match. The rule, as Laravel's for `{name}.{ext}`: the text before the first parameter and after
- * the last one must be there exactly; every parameter takes at least one character; a parameter followed by text
- * ends where that text first occurs, and the last one takes what is left. So `{name}.{ext}` splits `archive.tar.gz`
- * into `archive` and `tar.gz`, and `{name}-v{version}` splits `my-lib-v2` into `my-lib` and `2`. Taking the first
- * occurrence each time finds a split whenever one exists; `where` constraints are checked on the split found.
+ * Compiles a segment of text and parameters (its `literals`, see `PatternSegment`) to one pattern, the way Laravel
+ * does through Symfony's route compiler. A parameter with a requirement (`where`) takes what its pattern takes. One
+ * without takes one character or more, and, when the text after it starts with a separator (`/ , ; . : - _ ~ + * =
+ * @ |`), never that separator: `{name}.{ext}` splits `archive.tar.gz` into `archive` and `tar.gz`, `/a/{param}-static`
+ * does not match `/a/x-y-static`. Before other text (`{a}v{b}`) it takes as much as leaves a match. So where a
+ * parameter ends is decided here, once; `/{foo}-{bar}-` with `where('foo', '.+')` splits `text1-text2-text3-text4-`
+ * into `text1-text2-text3` and `text4`. A requirement with flags other than `u` (`/x/i`) cannot share one pattern: its
+ * parameter splits as one without, and the route's `where` checks the value after.
+ *
+ * @example
+ * ```ts
+ * const matcher = compileSegment(['', '.', ''])
+ * splitSegment(matcher, 'archive.tar.gz', values) // true; values: ['archive', 'tar.gz']
+ * ```
  */
-export function splitSegment(literals: readonly string[], text: string, values: string[]): boolean {
-  const last = literals.length - 1
-  const prefix = literals[0]!
-  const suffix = literals[last]!
-  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return false
-  const end = text.length - suffix.length
-  const mark = values.length
-  let at = prefix.length
-  for (let i = 1; i < last; i++) {
-    const literal = literals[i]!
-    const found = text.indexOf(literal, at + 1)
-    // The literal must leave at least one character for the parameter after it, before the suffix.
-    if (found === -1 || found + literal.length >= end) {
-      values.length = mark
-      return false
+export function compileSegment(literals: readonly string[], requirements: readonly (Requirement | undefined)[] = []): SegmentMatcher {
+  let source = `^${escape(literals[0]!)}`
+  let unicode = false
+  let group = 1
+  const groups: number[] = []
+  for (let i = 1; i < literals.length; i++) {
+    const after = literals[i]!
+    const required = requirements[i - 1]
+    let pattern: string
+    if (required !== undefined && embeddable(required)) {
+      pattern = required.source
+      unicode ||= required.flags === 'u'
+      groups.push(group)
+      group += 1 + countGroups(required)
+    } else {
+      const next = after.charAt(0)
+      // A decoded %2F is in the segment's text, and stays in the value (never a separator): only the next one is out.
+      pattern = next !== '' && next !== '/' && SEPARATORS.includes(next) ? `[^${escape(next)}]+` : '[^]+'
+      groups.push(group++)
     }
-    values.push(text.slice(at, found))
-    at = found + literal.length
+    source += `(${pattern})${escape(after)}`
   }
-  if (end - at < 1) {
-    values.length = mark
-    return false
-  }
-  values.push(text.slice(at, end))
+  return { regex: new RegExp(`${source}$`, unicode ? 'u' : ''), groups }
+}
+
+/**
+ * Splits a segment's text by its compiled pattern (see `compileSegment`) and pushes the parameters' values; false
+ * (nothing pushed) when it does not match.
+ */
+export function splitSegment(matcher: SegmentMatcher, text: string, values: string[]): boolean {
+  const match = matcher.regex.exec(text)
+  if (match === null) return false
+  const groups = matcher.groups
+  for (let i = 0; i < groups.length; i++) values.push(match[groups[i]!]!)
   return true
+}
+
+function escape(text: string): string {
+  return text.replace(SPECIAL, '\\$&')
+}
+
+/** Whether a requirement can sit inside the segment's pattern: no flag but `u`, and no anchor of its own (`^\\d+$`). */
+function embeddable({ source, flags }: Requirement): boolean {
+  return (flags === '' || flags === 'u') && !source.startsWith('^') && !/(?:^|[^\\])\$$/.test(source)
+}
+
+/** The capturing groups of a pattern: what an empty text matched against `pattern|` gives, less the match itself. */
+function countGroups({ source, flags }: Requirement): number {
+  return new RegExp(`${source}|`, flags).exec('')!.length - 1
 }
 
 function parseSegment(segment: string, label: string): PatternSegment {

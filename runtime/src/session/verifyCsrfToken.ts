@@ -39,15 +39,16 @@ function hasBearerToken(request: Request): boolean {
 /**
  * Fetch metadata and Origin, when the browser sends them: a request from another origin is refused even with
  * a valid token (it may have been read from a page of a sibling subdomain). `Origin: null` is what a browser sends
- * for a form of this origin on a page with `Referrer-Policy: no-referrer` (a password reset page): it passes when
- * `Sec-Fetch-Site: same-origin`, which no page of another origin can send, vouches for it, and is refused otherwise.
+ * for a form of this origin on a page with `Referrer-Policy: no-referrer` (a password reset page), and it names no
+ * origin to compare: it counts as a missing Origin, so the session's token decides, unless `Sec-Fetch-Site` says the
+ * post came from another site. (Browsers send no `Sec-Fetch-Site` over plain http to a host other than localhost.)
  */
 function fromThisOrigin(request: Request, trusted: ReadonlySet<string>): boolean {
   const origin = request.header('origin')
   if (origin !== null && trusted.has(origin)) return true
   const site = request.header('sec-fetch-site')
   if (site !== null && site !== 'same-origin' && site !== 'none') return false
-  if (origin === null || (origin === 'null' && site === 'same-origin')) return true
+  if (origin === null || origin === 'null') return true
   const host = request.header('host')
   return host !== null && origin === `${request.secure() ? 'https' : 'http'}://${host}`
 }

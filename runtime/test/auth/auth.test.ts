@@ -156,6 +156,23 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect([atLogin.status, atLogin.headers.get('location')]).toEqual([302, '/me'])
     })
 
+    it('signs in from a page sent with Referrer-Policy: no-referrer over plain http (Origin: null, no Sec-Fetch-Site) with the token, and only with it', async () => {
+      await register('ada@example.com')
+      const browser = new Browser(server.url)
+      const token = await browser.csrfToken()
+      const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+        browser.send('POST', '/login', {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html', Origin: 'null', ...headers },
+          body: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD, ...fields }).toString(),
+        })
+      expect((await post({ _token: 'not-the-token' })).status).toBe(419)
+      expect((await post({})).status).toBe(419)
+      expect((await post({ _token: token }, { Origin: 'http://evil.example.test' })).status).toBe(419)
+      expect((await post({ _token: token }, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(419)
+      const signedIn = await post({ _token: token })
+      expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/me'])
+    })
+
     it('"remember me" gives a session of 30 days, cookie and token alike, revoked by signing out; without it, the session as before', async () => {
       await register('ada@example.com')
       const DAY = 86_400

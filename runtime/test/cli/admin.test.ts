@@ -19,6 +19,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 `
 
+const ADD_EMAIL_VERIFIED_AT = `import type { Kysely } from 'fw-runtime'
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('users').addColumn('email_verified_at', 'timestamp').execute()
+}
+`
+
 const backends: { name: string; start(): Promise<{ url: string | undefined; stop(): void }> }[] = [
   { name: 'SQLite', start: async () => ({ url: undefined, stop() {} }) },
   {
@@ -93,6 +100,33 @@ describe.each(backends)('fw admin:grant and admin:revoke on $name', (backend) =>
       expect(result).toEqual({ code: 1, stdout: '', stderr: `fw ${command}: no registered user has the email mallory@example.com (they sign up at /register first)\n` })
     }
     expect(await isAdmin('eve@example.com')).toBe(false)
+  })
+
+  it('with email verification, grants only a verified email unless --force, and says so when forced', async () => {
+    app.write('database/migrations/20240103000000_add_email_verified_at_to_users_table.ts', ADD_EMAIL_VERIFIED_AT)
+    expect((await app.fw(['migrate'], env)).code).toBe(0)
+    await db.insertInto('users').values({ email: 'boss@example.com' }).execute()
+
+    // Whoever registered the address first, before its owner: not verified, so not made an admin.
+    const refused = await app.fw(['admin:grant', 'Boss@example.com'], env)
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'fw admin:grant: boss@example.com has not verified the email, so whoever registered it first would be admin: have its owner follow the verification link (mailed at sign-up, or asked for again at /email/verify), or pass --force\n',
+    })
+    expect(await isAdmin('boss@example.com')).toBe(false)
+
+    const forced = await app.fw(['admin:grant', 'boss@example.com', '--force'], env)
+    expect(forced).toEqual({ code: 0, stdout: 'boss@example.com is now an admin, although the email is not verified (--force).\n', stderr: '' })
+    expect(await isAdmin('boss@example.com')).toBe(true)
+    // Revoking needs no verified email.
+    expect((await app.fw(['admin:revoke', 'boss@example.com'], env)).code).toBe(0)
+    expect(await isAdmin('boss@example.com')).toBe(false)
+
+    await db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('email', '=', 'boss@example.com').execute()
+    expect(await app.fw(['admin:grant', 'boss@example.com'], env)).toEqual({ code: 0, stdout: 'boss@example.com is now an admin.\n', stderr: '' })
+    expect(await isAdmin('boss@example.com')).toBe(true)
   })
 
   it('needs the email', async () => {

@@ -1,6 +1,6 @@
 // fw make:auth --upgrade on an app made by an older make:auth: the one before password reset and remember me (its files
-// as it wrote them are in fixtures/make-auth-before-reset), and the one before email verification
-// (fixtures/make-auth-before-verify).
+// as it wrote them are in fixtures/make-auth-before-reset), the one before email verification
+// (fixtures/make-auth-before-verify), and the one before notices had a style of their own (fixtures/make-auth-before-notices).
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,6 +11,14 @@ import { createFwApp, type FwApp } from '../support/fwApp.js'
 
 const before = fileURLToPath(new URL('../fixtures/make-auth-before-reset/', import.meta.url))
 const beforeVerify = fileURLToPath(new URL('../fixtures/make-auth-before-verify/', import.meta.url))
+const beforeNotices = fileURLToPath(new URL('../fixtures/make-auth-before-notices/', import.meta.url))
+/** The files make:auth wrote before notices had a style of their own that it writes otherwise now, and their fixture. */
+const BEFORE_NOTICES: Record<string, string> = {
+  'App/Views/auth/login.ts': 'login.ts.txt',
+  'App/Controllers/Auth/LoginController.ts': 'LoginController.ts.txt',
+  'App/Views/auth/me.ts': 'me.ts.txt',
+  'public/css/app.css': 'app.css.txt',
+}
 /** What make:auth writes since email verification. */
 const VERIFY_FILES = [
   'App/Controllers/Auth/EmailVerificationController.ts',
@@ -150,6 +158,17 @@ describe('fw make:auth --upgrade', () => {
     } finally {
       await db.destroy()
     }
+  })
+
+  it('brings an app made before notices had a style of their own up to it, files left as make:auth wrote them', async () => {
+    expect((await app.fw(['make:auth'])).code).toBe(0)
+    for (const [path, fixture] of Object.entries(BEFORE_NOTICES)) app.write(path, readFileSync(join(beforeNotices, fixture), 'utf8'))
+
+    const upgraded = await app.fw(['make:auth', '--upgrade'])
+
+    expect([upgraded.code, upgraded.stderr]).toEqual([0, ''])
+    expect(upgraded.stdout).toBe(Object.keys(BEFORE_NOTICES).map((path) => `Updated ${path}\n`).join(''))
+    for (const path of Object.keys(BEFORE_NOTICES)) expect(app.read(path), path).toBe(readFileSync(join(checkoutStubs, `${path}.stub`), 'utf8'))
   })
 
   it('says when there is nothing to do, and refuses without routes/auth.ts or with --force', async () => {

@@ -132,6 +132,15 @@ describe.each(BACKENDS)('email verification over HTTP with a real SMTP server, o
     expect([again.status, again.headers.get('location')]).toEqual([303, '/login'])
     expect((await browser.get(link)).headers.get('location')).toBe('/me')
     expect((await me(token)).email_verified_at).toBe(at)
+
+    // There, the news once, styled as good news (the danger colour is for what went wrong).
+    const home = await (await browser.get('/me')).text()
+    expect(home.match(/Your email is verified\./g)).toHaveLength(1)
+    expect(home).toContain('<p class="notice" role="status">Your email is verified.</p>')
+    expect(home).toContain(`<p>You are signed in as ${email}, a verified address.</p>`)
+    const css = await (await browser.get('/css/app.css', 'text/css')).text()
+    expect(css).toMatch(/\n\.notice \{\n {2}color: var\(--success\);\n\}/)
+    expect(css).toMatch(/\n\.alert \{\n {2}color: var\(--danger\);\n\}/)
   })
 
   it('refuses a changed link (id, hash, expires or signature) and a link after 60 minutes, with 403', async () => {
@@ -181,6 +190,13 @@ describe.each(BACKENDS)('email verification over HTTP with a real SMTP server, o
     expect(((await refused.json()) as { error: string }).error).toMatch(/^Too many verification emails\. Try again in \d+ seconds\.$/)
     expect(smtp.received.length).toBe(before + 6)
     expect(smtp.received.slice(before).every((mail) => mail.to[0] === email)).toBe(true)
+    // A browser of the same user sees the wait as a problem, on the page.
+    const browser = new Browser(server.url)
+    expect((await browser.submit('/login', '/login', { email, password: PASSWORD })).status).toBe(303)
+    const page = await browser.submit('/email/verify', '/email/verification-notification', {})
+    expect(page.status).toBe(429)
+    expect(await page.text()).toMatch(/<p class="alert" role="alert">Too many verification emails\. Try again in \d+ seconds\.<\/p>/)
+    expect(smtp.received.length).toBe(before + 6)
     // The newest link works.
     expect((await new Browser(server.url).get(verificationLink(smtp.received.at(-1)!), 'application/json')).status).toBe(200)
   })

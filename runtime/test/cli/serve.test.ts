@@ -26,20 +26,20 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Starts `fw <args>` and resolves with the URL it prints once it listens. */
-function startFw(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
-  return startNode([FW, ...args], env)
+/** Starts `fw <args>` and resolves with the URL it prints once it listens (or once its output matches `ready`). */
+function startFw(args: string[], env: NodeJS.ProcessEnv = {}, ready?: RegExp): Promise<{ url: string; output: () => string }> {
+  return startNode([FW, ...args], env, ready)
 }
 
-/** Starts `node <args>` in the app and resolves with the URL it prints once it listens. */
-function startNode(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; output: () => string }> {
+/** Starts `node <args>` in the app and resolves with the URL it prints once it listens (or once its output matches `ready`). */
+function startNode(args: string[], env: NodeJS.ProcessEnv = {}, ready = /listening on (http:\/\/\S+)/): Promise<{ url: string; output: () => string }> {
   const child = spawn(process.execPath, args, { cwd: app.dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   running = child
   let output = ''
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
+      const match = ready.exec(output)
       if (match) resolve({ url: match[1]!, output: () => output })
     }
     child.stdout!.on('data', onData)
@@ -110,6 +110,75 @@ describe('fw serve', () => {
     const result = await app.fw(['serve'])
     expect(result.code).toBe(1)
     expect(result.stderr).toBe(`No public/index.ts in ${app.dir}: run fw from your application's folder\n`)
+  })
+})
+
+describe('fw serve: an app that cannot start', () => {
+  const controller = (returned: string) => `export class HomeController {\n  index() {\n    return ${returned}\n  }\n}\n`
+  // esbuild's message for the second comma, in column 25 of line 3 (counted from 1, as V8's stack frames are).
+  const BROKEN = controller('{ version: 1,, }')
+  const errorPageUp = /(http:\/\/\S+) answers every request with the error/
+  const page = (url: string) => fetch(url, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
+  const json = (url: string) => fetch(url, { headers: { accept: 'application/json' } })
+
+  beforeEach(() => {
+    app.write(
+      'routes/web.ts',
+      "import { Route } from 'fw-runtime'\nimport { HomeController } from '#app/Controllers/HomeController.js'\n\nRoute.get('/', [HomeController, 'index'])\n",
+    )
+  })
+
+  it('answers every request with the error page (file, line, column, message) until the file is fixed, then the app answers', async () => {
+    app.write('App/Controllers/HomeController.ts', BROKEN)
+    const port = await freePort()
+    const { url, output } = await startFw(['serve', `--port=${port}`], {}, errorPageUp)
+    expect(url).toBe(`http://127.0.0.1:${port}`)
+    expect(output()).toContain('The app stopped (exit code 1)')
+
+    for (const path of ['/', '/anything/else?x=1']) {
+      const browser = await page(`${url}${path}`)
+      expect(browser.status).toBe(500)
+      expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      const body = await browser.text()
+      expect(body).toContain('<h1><span>500</span>SyntaxError: Expected identifier but found &quot;,&quot;</h1>')
+      expect(body).toContain('<p class="where">App/Controllers/HomeController.ts:3:25</p>')
+      // The line, marked, with a caret under the column.
+      expect(body).toContain('&gt; 3 |     return { version: 1,, }\n    |                         ^')
+    }
+    const api = await json(`${url}/api/posts`)
+    expect(api.status).toBe(500)
+    expect(await api.json()).toEqual({
+      error: 'SyntaxError: Expected identifier but found "," (App/Controllers/HomeController.ts:3:25)',
+      file: 'App/Controllers/HomeController.ts',
+      line: 3,
+      column: 25,
+    })
+    const posted = await fetch(url, { method: 'POST', body: 'x'.repeat(100_000), headers: { accept: 'application/json' } })
+    expect(posted.status).toBe(500)
+
+    app.write('App/Controllers/HomeController.ts', controller('{ version: 1 }'))
+    await waitFor(async () => (await json(url)).status === 200, 'the fixed app to answer')
+    expect(await (await json(url)).json()).toEqual({ version: 1 })
+
+    // Broken while it runs: the restart fails, and the error page answers again, for the new error.
+    app.write('App/Controllers/HomeController.ts', controller('{ version: 2 ]'))
+    await waitFor(async () => (await json(url)).status === 500, 'the error page after a restart that failed')
+    expect(await (await json(url)).json()).toMatchObject({ error: expect.stringContaining('found "]"'), line: 3, column: 25 })
+    app.write('App/Controllers/HomeController.ts', controller('{ version: 2 }'))
+    await waitFor(async () => (await json(url)).status === 200, 'the app fixed again')
+    expect(await (await json(url)).json()).toEqual({ version: 2 })
+  }, 60_000)
+
+  it('says no more than the app\'s own 500 when APP_DEBUG is false', async () => {
+    app.write('App/Controllers/HomeController.ts', BROKEN)
+    const { url } = await startFw(['serve', `--port=${await freePort()}`], { APP_DEBUG: 'false' }, errorPageUp)
+
+    const api = await json(url)
+    expect(api.status).toBe(500)
+    expect(await api.json()).toEqual({ error: 'Internal Server Error' })
+    const browser = await (await page(url)).text()
+    expect(browser).toContain('Something went wrong on our side.')
+    expect(browser).not.toContain('HomeController')
   })
 })
 

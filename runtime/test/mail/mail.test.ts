@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mail, Mailable } from '../../src/mail.js'
-import { DEFAULT_FROM } from '../../src/mail/mailConfig.js'
 import { recentMail } from '../../src/mail/logMailer.js'
 import { SendQueuedMail } from '../../src/mail/SendQueuedMail.js'
 import { queue } from '../../src/queue.js'
@@ -37,7 +36,7 @@ class AnyMail extends Mailable<{ subject: string }> {
   }
 }
 
-const MAIL_ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER', 'NODE_ENV', 'APP_ENV']
+const MAIL_ENV = ['MAIL_MAILER', 'MAIL_URL', 'MAIL_FROM', 'MAIL_TIMEOUT', 'QUEUE_DRIVER', 'NODE_ENV', 'APP_ENV', 'APP_NAME']
 let saved: Record<string, string | undefined>
 
 beforeEach(() => {
@@ -150,6 +149,27 @@ describe('mail.to().send()', () => {
     )
   })
 
+  it('without MAIL_FROM, the log and array mailers send from hello@example.com in the name of APP_NAME', async () => {
+    Object.assign(process.env, { QUEUE_DRIVER: 'sync', MAIL_MAILER: 'array', APP_NAME: 'Acme "Shop" <Books>' })
+    const before = mail.sent().length
+    await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    await mail.to('ada@example.com').sendNow(new WelcomeMail({ name: 'Ada' }))
+    const from = { name: 'Acme "Shop" <Books>', email: 'hello@example.com' }
+    expect(mail.sent().slice(before).map((message) => message.from)).toEqual([from, from])
+
+    const fake = mail.fake()
+    await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    process.env.APP_NAME = ' '
+    await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    process.env.MAIL_FROM = 'Orders <orders@acme.test>'
+    await mail.to('ada@example.com').send(new WelcomeMail({ name: 'Ada' }))
+    expect(fake.sent(WelcomeMail).map(({ message }) => message.from)).toEqual([
+      from,
+      { name: 'Fw', email: 'hello@example.com' },
+      { name: 'Orders', email: 'orders@acme.test' },
+    ])
+  })
+
   it('under QUEUE_DRIVER=sync, sends at dispatch: the array mailer keeps it for mail.sent()', async () => {
     Object.assign(process.env, { QUEUE_DRIVER: 'sync', MAIL_MAILER: 'array' })
     const before = mail.sent().length
@@ -167,7 +187,7 @@ describe('mail.to().send()', () => {
     expect(lines[0]).toContain(
       [
         'Mail WelcomeMail, written to the log instead of sent (MAIL_MAILER=log):',
-        `From: ${DEFAULT_FROM}`,
+        'From: Fw <hello@example.com>',
         'To: Ada <ada@example.com>',
         'Cc: grace@example.com',
         'Subject: Welcome, Ada',

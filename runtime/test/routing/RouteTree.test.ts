@@ -3,8 +3,9 @@ import { HttpError } from '../../src/http/HttpError.js'
 import type { RouteDefinition } from '../../src/routing/RouteDefinition.js'
 import { RouteTree } from '../../src/routing/RouteTree.js'
 
-/** A stand-in route: the tree only stores it and hands it back. */
-const route = (name: string) => ({ name }) as unknown as RouteDefinition
+/** A stand-in route: the tree stores it and hands it back, and asks for its `where` patterns. */
+const route = (name: string, where: Record<string, string> = {}) =>
+  ({ name, requirementOf: (parameter: string) => (where[parameter] ? { source: where[parameter], flags: '' } : undefined) }) as unknown as RouteDefinition
 
 function lookup(tree: RouteTree, path: string, method = 'GET') {
   const match = tree.find(path, method)
@@ -85,7 +86,9 @@ describe('RouteTree: segments of text and parameters', () => {
   it('splits a segment at the text between its parameters', () => {
     expect(lookup(tree, '/images/photo.jpg')).toEqual({ route: 'images.show', values: ['photo', 'jpg'] })
     expect(lookup(tree, '/images/a.b.c')).toEqual({ route: 'images.show', values: ['a', 'b.c'] })
-    expect(lookup(tree, '/files/my-lib-v2')).toEqual({ route: 'files.version', values: ['my-lib', '2'] })
+    expect(lookup(tree, '/files/lib-v2')).toEqual({ route: 'files.version', values: ['lib', '2'] })
+    // As in Laravel: a parameter followed by a separator in its segment never contains it.
+    expect(lookup(tree, '/files/my-lib-v2')).toBeNull()
     expect(lookup(tree, '/en-GB/about')).toEqual({ route: 'about', values: ['en', 'GB'] })
   })
 

@@ -86,12 +86,17 @@ describe.each(servers)('Route patterns over $name', ({ start }) => {
 
   it('a segment of text and parameters hands each parameter to the handler', async () => {
     expect(await get('/images/photo.jpg')).toEqual({ status: 200, body: { args: ['photo', 'jpg'], params: { id: 'photo', ext: 'jpg' } } })
-    expect((await get('/files/my-lib-v2')).body.args).toEqual(['my-lib', '2'])
+    expect((await get('/files/lib-v2')).body.args).toEqual(['lib', '2'])
     expect((await get('/en-GB/about')).body.params).toEqual({ lang: 'en', region: 'GB' })
   })
 
-  it('where constrains each parameter of the segment; a value it refuses is not found', async () => {
-    expect((await get('/images/archive.tar.gz')).status).toBe(404) // split as archive + tar.gz, and ext refuses tar.gz
+  it('a parameter followed by a separator in its segment never contains it, as in Laravel', async () => {
+    expect((await get('/files/my-lib-v2')).status).toBe(404) // {name} stops at the first -
+  })
+
+  it('where constrains each parameter of the segment as it splits; a value it refuses goes on to the next route or is not found', async () => {
+    // ext takes jpg or png only, so the segment is not {id}.{ext}'s: the whole-segment {id} takes it.
+    expect((await get('/images/archive.tar.gz')).body).toEqual({ args: ['archive.tar.gz'], params: { id: 'archive.tar.gz' } })
     expect((await get('/files/lib-vtwo')).status).toBe(404)
     expect((await get('/en1-GB/about')).status).toBe(404)
   })
@@ -172,6 +177,39 @@ describe('Route patterns through the test client', () => {
     expect(await (await client.get('http://acme.example.com/members/7')).json()).toEqual({ args: ['acme', '7'], params: { account: 'acme', id: '7' } })
     expect(await (await client.get('/members/7', { headers: { host: 'beta.example.com' } })).json()).toMatchObject({ args: ['beta', '7'] })
     expect(await (await client.get('/')).json()).toEqual({ site: 'main' })
+  })
+})
+
+describe('segments of text and parameters, as Laravel splits them (Symfony\'s route compiler)', () => {
+  it('a parameter followed by a separator in its segment cannot contain that separator', async () => {
+    const router = new Router(new Container())
+    router.get('/a/{param}-static', echo)
+    const client = testClient(router)
+    expect(await (await client.get('/a/x-static')).json()).toEqual({ args: ['x'], params: { param: 'x' } })
+    expect((await client.get('/a/x-y-static')).status).toBe(404)
+  })
+
+  it('where patterns decide where the parameters split', async () => {
+    const router = new Router(new Container())
+    router.get('/{foo}-{bar}-', echo).where('foo', '.+')
+    router.get('/b/{foo}-{bar}-', echo)
+    const client = testClient(router)
+    expect(await (await client.get('/text1-text2-text3-text4-')).json()).toEqual({
+      args: ['text1-text2-text3', 'text4'],
+      params: { foo: 'text1-text2-text3', bar: 'text4' },
+    })
+    // Without it, {foo} stops at the first -, and the path is not the route's.
+    expect((await client.get('/b/text1-text2-text3-text4-')).status).toBe(404)
+    expect(await (await client.get('/b/text1-text4-')).json()).toEqual({ args: ['text1', 'text4'], params: { foo: 'text1', bar: 'text4' } })
+  })
+
+  it('routes of one pattern with where patterns of their own each split by theirs', async () => {
+    const router = new Router(new Container())
+    router.get('/{foo}-{bar}', echo).where('foo', '[a-z]+-[a-z]+')
+    router.post('/{foo}-{bar}', echo)
+    const client = testClient(router)
+    expect((await (await client.get('/ab-cd-ef')).json()).args).toEqual(['ab-cd', 'ef'])
+    expect((await (await client.post('/ab-cd-ef')).json()).args).toEqual(['ab', 'cd-ef'])
   })
 })
 

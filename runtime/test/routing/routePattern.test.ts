@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { parseDomain, parsePattern, splitSegment } from '../../src/routing/routePattern.js'
+import { compileSegment, parseDomain, parsePattern, splitSegment } from '../../src/routing/routePattern.js'
 
 const parse = (pattern: string) => parsePattern(pattern, `Route "${pattern}"`)
 
-/** The values a mixed segment's template gives a text, or null: `split('{id}.{ext}', 'a.b')` is `['a', 'b']`. */
-function split(template: string, text: string): string[] | null {
+/**
+ * The values a mixed segment's template gives a text, or null: `split('{id}.{ext}', 'a.b')` is `['a', 'b']`. `where`
+ * gives parameters their patterns.
+ */
+function split(template: string, text: string, where: Record<string, RegExp | string> = {}): string[] | null {
   const [segment] = parse(`/${template}`)
   if (segment?.kind !== 'mixed') throw new Error(`${template} is not a mixed segment`)
+  const requirements = segment.names.map((name) => {
+    const pattern = where[name]
+    return pattern === undefined ? undefined : typeof pattern === 'string' ? { source: pattern, flags: '' } : { source: pattern.source, flags: pattern.flags }
+  })
   const values: string[] = ['before']
-  if (!splitSegment(segment.literals, text, values)) {
+  if (!splitSegment(compileSegment(segment.literals, requirements), text, values)) {
     expect(values).toEqual(['before']) // a segment that does not match pushes nothing
     return null
   }
@@ -51,7 +58,7 @@ describe('parsePattern', () => {
   })
 })
 
-describe('splitSegment: a parameter ends where the text after it first occurs, the last one takes the rest', () => {
+describe('splitSegment: as Laravel (Symfony\'s route compiler) splits a segment of text and parameters', () => {
   it.each<[string, string, string[] | null]>([
     ['{id}.{ext}', 'photo.jpg', ['photo', 'jpg']],
     ['{name}.{ext}', 'archive.tar.gz', ['archive', 'tar.gz']],
@@ -59,25 +66,55 @@ describe('splitSegment: a parameter ends where the text after it first occurs, t
     ['{id}.{ext}', 'photo', null],
     ['{id}.{ext}', 'photo.', null],
     ['{id}.{ext}', '.jpg', null],
-    ['{name}-v{version}', 'my-lib-v2', ['my-lib', '2']],
+    // A parameter followed by a separator in its segment never contains that separator.
+    ['{param}-static', 'x-static', ['x']],
+    ['{param}-static', 'x-y-static', null],
+    ['{name}-v{version}', 'lib-v2', ['lib', '2']],
+    ['{name}-v{version}', 'my-lib-v2', null],
     ['{name}-v{version}', 'lib-v', null],
     ['{lang}-{region}', 'en-GB', ['en', 'GB']],
+    ['{lang}-{region}', 'en-GB-x', ['en', 'GB-x']],
     ['{lang}-{region}', 'en', null],
+    ['{a}_{b}', 'x_y_z', ['x', 'y_z']],
+    ['{a}~{b}', 'x~y', ['x', 'y']],
+    ['{id}.json', 'report.json', ['report']],
+    ['{id}.json', 'a.json.json', null],
+    ['{id}.json', '.json', null],
+    ['{id}.json', 'report.xml', null],
+    ['{a}.{b}.txt', 'x.y.txt', ['x', 'y']],
+    ['{a}.{b}.txt', 'x.y.z.txt', null],
+    ['{a}..{b}', 'x...y', ['x', '.y']],
+    // Before text that is not a separator, a parameter takes as much as leaves a match.
     ['v{version}', 'v2', ['2']],
     ['v{version}', 'v', null],
     ['v{version}', 'x2', null],
-    ['{id}.json', 'report.json', ['report']],
-    ['{id}.json', 'a.json.json', ['a.json']],
-    ['{id}.json', '.json', null],
-    ['{id}.json', 'report.xml', null],
-    ['{a}.{b}.txt', 'x.y.z.txt', ['x', 'y.z']],
-    ['{a}.{b}.', 'x.y.z.', ['x', 'y.z']],
+    ['{a}v{b}', 'xvyvz', ['xvy', 'z']],
     ['a{b}a', 'a', null],
     ['a{b}a', 'aa', null],
     ['a{b}a', 'axa', ['x']],
-    ['{a}..{b}', 'x...y', ['x', '.y']],
+    ['a{b}a', 'axaya', ['xay']],
+    // Literal text with a pattern's special characters is text.
+    ['{a}(1).{b}', 'x(1).y', ['x', 'y']],
+    ['{a}+{b}', 'x+y', ['x', 'y']],
   ])('%s splits %j into %j', (template, text, values) => {
     expect(split(template, text)).toEqual(values)
+  })
+
+  it('lets where patterns decide where the parameters split', () => {
+    expect(split('{foo}-{bar}-', 'text1-text2-text3-text4-', { foo: '.+' })).toEqual(['text1-text2-text3', 'text4'])
+    expect(split('{foo}-{bar}-', 'text1-text2-text3-text4-')).toBeNull()
+    expect(split('{name}-v{version}', 'my-lib-v2', { name: '.+' })).toEqual(['my-lib', '2'])
+    expect(split('{name}-v{version}', 'my-lib-v2', { name: '.+', version: /\d+/ })).toEqual(['my-lib', '2'])
+    expect(split('{name}-v{version}', 'my-lib-vx', { name: '.+', version: /\d+/ })).toBeNull()
+    expect(split('{a}-{b}', 'x-y-z', { a: '[a-z]-[a-z]' })).toEqual(['x-y', 'z'])
+    // Groups of the where pattern do not shift the values.
+    expect(split('{a}-{b}.{c}', '12-ab-cd.e', { a: '(\\d)(\\d)', b: '(a(b))-(c)d' })).toEqual(['12', 'ab-cd', 'e'])
+    expect(split('{word}.{ext}', 'äbc.txt', { word: /\p{L}+/u })).toEqual(['äbc', 'txt'])
+  })
+
+  it('splits as without a where pattern that cannot share the segment\'s pattern (flags, anchors): the route checks it after', () => {
+    expect(split('{foo}-{bar}', 'a-b-c', { foo: /.+/i })).toEqual(['a', 'b-c'])
+    expect(split('{foo}-{bar}', 'a-b-c', { foo: '^.+$' })).toEqual(['a', 'b-c'])
   })
 })
 

@@ -201,14 +201,28 @@ describe.each(servers)('sessions and CSRF on $name', ({ start }) => {
       ['an Origin of another site', { Origin: 'https://evil.example' }, 419],
       ['Sec-Fetch-Site: same-origin', { 'Sec-Fetch-Site': 'same-origin' }, 200],
       ['a trusted Origin', { Origin: 'https://admin.example.test' }, 200],
-      // A form of this origin on a page with Referrer-Policy: no-referrer (a password reset page).
+      // A form of this origin on a page with Referrer-Policy: no-referrer (a password reset page); without fetch
+      // metadata, as over plain http to a host other than localhost, or from an older browser: the token decides.
       ['Origin: null from the same origin', { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, 200],
-      ['Origin: null without fetch metadata', { Origin: 'null' }, 419],
+      ['Origin: null without fetch metadata', { Origin: 'null' }, 200],
       ['Origin: null from another site', { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }, 419],
+      ['Origin: null from a sibling subdomain', { Origin: 'null', 'Sec-Fetch-Site': 'same-site' }, 419],
     ])('with a valid token, answers %s with %i', async (_, headers, status) => {
       const value = await token()
       const answer = await browser.send('POST', '/form', { headers: { ...json, 'X-CSRF-Token': value, ...headers }, body: '{}' })
       expect(answer.status).toBe(status)
+    })
+
+    it.each([
+      ['a wrong token', 'wrong'],
+      ['no token', undefined],
+    ])('answers 419 to Origin: null without fetch metadata and %s', async (_, given) => {
+      await token()
+      const answer = await browser.send('POST', '/form', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null' },
+        body: new URLSearchParams({ ...(given === undefined ? {} : { _token: given }), name: 'Eve' }).toString(),
+      })
+      expect([answer.status, answer.text]).toEqual([419, '{"error":"CSRF token mismatch"}'])
     })
 
     it('accepts the own Origin, and exempts requests that carry a bearer token', async () => {
