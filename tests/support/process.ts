@@ -74,6 +74,8 @@ export async function runOk(command: string, args: string[], options: RunOptions
 export interface RunningApp {
   /** `http://127.0.0.1:<port>` */
   url: string
+  /** The process id of the command (to send it a signal, e.g. SIGHUP to `fw start`). */
+  pid: number
   /** Everything the server printed so far. */
   output(): string
   /** SIGTERM, then waits for the process to exit. */
@@ -118,7 +120,7 @@ export function startServer(command: string, args: string[], options: RunOptions
       const url = options.ready ? (options.ready.test(output) ? '' : undefined) : /listening on (http:\/\/\S+)/.exec(output)?.[1]
       if (url !== undefined) {
         clearTimeout(timer)
-        resolve({ url, output: () => output, stop })
+        resolve({ url, pid: child.pid!, output: () => output, stop })
       }
     }
     child.stdout!.on('data', onData)
