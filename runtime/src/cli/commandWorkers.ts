@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { SUPERVISOR_PID } from './supervisorGone.js'
 
 /** A process that dies is started again after this long, so that one that cannot start does not spin. */
 const RESTART_DELAY = 1_000
@@ -16,7 +17,7 @@ export interface CommandWorkers {
  * `fw start --queue-workers=N` and `--scheduler`: `count` processes of an `fw` command beside the web workers, each
  * replaced when it dies. They run in a process group of their own, so that a Ctrl-C reaches them once, through
  * `stop()`: SIGTERM, which lets each finish its work in flight. SIGTERM or SIGINT to `fw start` stops them at once,
- * beside its web workers.
+ * beside its web workers; each stops by itself when `fw start` is gone (`onSupervisorGone`).
  *
  * SIGHUP (a deploy) replaces each with a new process, which runs the new build, and lets the old one finish its
  * work in flight; so does a process that exits 0 of its own accord (a queue worker after `fw queue:restart`).
@@ -27,7 +28,7 @@ export function superviseCommandWorkers({ command, count, label }: CommandWorker
   const retiring = new Set<ChildProcess>()
   let stopping: Promise<void> | undefined
   const fork = () => {
-    const child = spawn(process.execPath, [process.argv[1]!, command], { cwd, env, stdio: 'inherit', detached: true })
+    const child = spawn(process.execPath, [process.argv[1]!, command], { cwd, env: { ...env, [SUPERVISOR_PID]: String(process.pid) }, stdio: 'inherit', detached: true })
     running.add(child)
     child.once('exit', (code, signal) => {
       running.delete(child)

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { QUEUE_NAME } from '../queue/pendingJob.js'
 import type { StoredQueue } from '../queue/types.js'
 import { CommandError, type Command } from './Command.js'
+import { onSupervisorGone } from './supervisorGone.js'
 import { table } from './table.js'
 
 /**
@@ -107,6 +108,10 @@ export const queueWork: Command = {
         worker.stop()
       }
       process.on('SIGTERM', onSignal).on('SIGINT', onSignal)
+      const unwatch = onSupervisorGone(() => {
+        console.log('[fw] fw start is gone: finishing the jobs in flight, then exiting')
+        worker.stop()
+      })
       const restarts = options.once
         ? undefined
         : await watchQueueRestart(database, () => {
@@ -118,6 +123,7 @@ export const queueWork: Command = {
         if (reason !== 'stopped') console.log(`Stopped (${reason}) after ${worker.processed} job${worker.processed === 1 ? '' : 's'}.`)
       } finally {
         restarts?.stop()
+        unwatch()
         process.off('SIGTERM', onSignal).off('SIGINT', onSignal)
       }
       return 0

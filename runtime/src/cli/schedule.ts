@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { ScheduledTask } from '../schedule/ScheduledTask.js'
 import { CommandError, type Command } from './Command.js'
+import { onSupervisorGone } from './supervisorGone.js'
 import { table } from './table.js'
 
 const NO_SCHEDULE = 'No schedule: write bootstrap/schedule.ts'
@@ -66,9 +67,14 @@ export const scheduleWork: Command = {
         void running.stop()
       }
       process.on('SIGTERM', onSignal).on('SIGINT', onSignal)
+      const unwatch = onSupervisorGone(() => {
+        console.log('[fw] fw start is gone: finishing the scheduled runs in flight, then exiting')
+        void running.stop()
+      })
       try {
         await running.run()
       } finally {
+        unwatch()
         process.off('SIGTERM', onSignal).off('SIGINT', onSignal)
       }
       return 0

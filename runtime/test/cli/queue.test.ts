@@ -350,6 +350,21 @@ describe('workers that come with the servers', () => {
     expect(isRunning(replacement)).toBe(false)
   }, 60_000)
 
+  it('fw start killed with -9 leaves no queue worker or scheduler running on alone: each exits within seconds', async () => {
+    app.write('dist/public/index.js', "import { Container, Router, loadEnv, start } from 'fw-runtime'\n\nloadEnv()\nawait start(new Router(Container.getInstance()))\n")
+    app.write('dist/bootstrap/schedule.js', "import { schedule } from 'fw-runtime/schedule'\n\nschedule.call('nothing', () => undefined).everyMinute()\n")
+    app.write('dist/App/Jobs/Sleepy.js', "import { Job } from 'fw-runtime/queue'\n\nexport class Sleepy extends Job {\n  handle() {}\n}\n")
+    const server = fwRunning(['start', '--queue-workers=1', '--scheduler'], { PORT: '0' })
+    await listening(server)
+    await until(() => /Fw queue worker \S+:(\d+):/.test(server.output()) && /Fw scheduler (\d+)/.test(server.output()), 'the queue worker and the scheduler to start')
+    const worker = Number(/Fw queue worker \S+:(\d+):/.exec(server.output())![1])
+    const scheduler = Number(/Fw scheduler (\d+)/.exec(server.output())![1])
+    server.child.kill('SIGKILL')
+    await until(() => !isRunning(worker) && !isRunning(scheduler), 'the queue worker and the scheduler to exit', 10_000)
+    expect(server.output()).toContain('[fw] fw start is gone: finishing the jobs in flight, then exiting')
+    expect(server.output()).toContain('[fw] fw start is gone: finishing the scheduled runs in flight, then exiting')
+  }, 60_000)
+
   it('fw start on SIGHUP runs the new build in its web workers, queue workers and scheduler; fw queue:restart renews the queue workers', async () => {
     // Each kind of process says which build it runs: the page, the job and the scheduled task read one constant.
     const build = (version: string) => {
