@@ -68,7 +68,7 @@ export const start: Command = {
  * on another machine) are fine.
  */
 async function warnOfWaitingJobs(cwd: string, driver: string): Promise<void> {
-  const [{ jobsFolder, mailFolder }, { jobModules }] = await Promise.all([import('../queue/appJobs.js'), import('../queue/jobRegistry.js')])
+  const [{ jobsFolder, mailFolder }, { jobModules }] = await Promise.all([import('../queue/appJobs.js'), import('../queue/jobModules.js')])
   if (jobModules(jobsFolder(cwd, true)).length === 0 && jobModules(mailFolder(cwd, true)).length === 0) return
   console.warn(
     `[fw] QUEUE_DRIVER=${driver} keeps the app's jobs for a worker, and none runs here: add --queue-workers=N, run fw queue:work beside it, or set QUEUE_DRIVER=sync to run each at dispatch`,

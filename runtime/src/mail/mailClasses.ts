@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { jobModules } from '../queue/jobRegistry.js'
+import { jobModules } from '../queue/jobModules.js'
 import { MAILABLE_BRAND, type Mailable } from './Mailable.js'
 
 /** A mail class, as a worker builds it again from its queued data. */

@@ -1,14 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { SendQueuedMail } from '../mail/SendQueuedMail.js'
 import { JOB_BRAND } from './Job.js'
+import { jobModules } from './jobModules.js'
 import type { JobConstructor } from './types.js'
 
 /** The job classes a worker can run, by class name (what a stored job names). */
 export type JobRegistry = ReadonlyMap<string, JobConstructor>
-
-const MODULE = /(?<!\.d|\.test|\.spec)\.(ts|mts|js|mjs)$/
 
 /** Fw's own jobs, which every worker runs without the app listing them: the mail `mail.to(…).send(…)` queues. */
 const FRAMEWORK_JOBS: readonly JobConstructor[] = [SendQueuedMail]
@@ -41,14 +39,6 @@ export async function loadJobs(folder: string): Promise<JobRegistry> {
     }
   }
   return jobs
-}
-
-/** The modules under `folder` that may hold jobs, relative to it and sorted; none when it does not exist. */
-export function jobModules(folder: string): string[] {
-  if (!existsSync(folder)) return []
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((file) => MODULE.test(file))
-    .sort()
 }
 
 /** A class that extends Job and has its own handle() (Job itself, or an abstract base of the app's, has none). */

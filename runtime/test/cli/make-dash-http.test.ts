@@ -77,6 +77,13 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
       expect(signedIn.status).toBe(303)
       expect(browser.cookie('fw_session')).toBeDefined()
     }
+    // Ada follows her verification link (fw admin:grant grants a verified address only).
+    const db = createDatabase<{ users: { email: string; email_verified_at: unknown } }>(env.DATABASE_URL, app.dir)
+    try {
+      await db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('email', '=', 'ada@example.com').execute()
+    } finally {
+      await db.destroy()
+    }
     granted = await app.fw(['admin:grant', 'ada@example.com'], env)
   }, 60_000)
 
@@ -115,7 +122,9 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
     expect((await mallory.get('/admin')).status).toBe(403)
     expect((await mallory.get('/admin/tables/users')).status).toBe(403)
 
-    expect((await app.fw(['admin:grant', 'mallory@example.com'], env)).code).toBe(0)
+    // Her address is not verified: only --force grants it.
+    expect((await app.fw(['admin:grant', 'mallory@example.com'], env)).code).toBe(1)
+    expect((await app.fw(['admin:grant', 'mallory@example.com', '--force'], env)).code).toBe(0)
     expect((await mallory.get('/admin')).status).toBe(200)
     expect(await app.fw(['admin:revoke', 'mallory@example.com'], env)).toEqual({ code: 0, stdout: 'mallory@example.com is no longer an admin.\n', stderr: '' })
     expect((await mallory.get('/admin')).status).toBe(403)

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -141,6 +141,9 @@ describe('fw make:dash after make:auth', () => {
   it("passes strict tsc --noEmit with make:auth's files and the starter's tsconfig", async () => {
     // The starter's test helpers, which the generated tests import.
     for (const helper of ['server.ts', 'app.ts']) copyFileSync(join(checkout, `template/api/tests/${helper}`), join(app.dir, `tests/${helper}`))
+    // …and what tests/app.ts sets the app up with, as in a new application.
+    mkdirSync(join(app.dir, 'bootstrap'), { recursive: true })
+    copyFileSync(join(checkout, 'template/api/bootstrap/app.ts'), join(app.dir, 'bootstrap/app.ts'))
     expect((await app.fw(['make:dash', 'Admin'])).code).toBe(0)
     symlinkSync(join(checkout, 'node_modules/vitest'), join(app.dir, 'node_modules/vitest'), 'dir')
     const config = JSON.parse(readFileSync(join(checkout, 'template/api/tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }
