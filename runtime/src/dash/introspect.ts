@@ -1,10 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from '../database/dialectOf.js'
-import { MIGRATIONS_LOCK_TABLE } from '../database/MigrationLock.js'
-import { MIGRATIONS_TABLE } from '../database/Migrator.js'
-import { JOBS_TABLE } from '../queue/jobsTable.js'
-import { QUEUE_RESTARTS_TABLE } from '../queue/queueRestarts.js'
-import { SCHEDULE_RUNS_TABLE } from '../schedule/scheduleRuns.js'
+import { FW_TABLES as FW_TABLE_NAMES } from '../database/schemaTypes/introspectSchema.js'
 import { isSecretColumn } from './secretColumns.js'
 
 /** How a column's values are read, shown and checked, from the type the database reports. */
@@ -52,7 +48,7 @@ export interface IntrospectOptions {
 }
 
 /** The migrator's and the queue's bookkeeping: never listed. */
-const FW_TABLES = new Set<string>([MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE])
+const FW_TABLES = new Set(FW_TABLE_NAMES)
 
 /**
  * Every table and view of the database, sorted by name, read through kysely's introspection on each

@@ -21,3 +21,17 @@ export async function createTables(database: Kysely<any>, statements: readonly R
     }
   }
 }
+
+/**
+ * Whether a statement failed because `table` is gone (`fw migrate:fresh` drops Fw's tables under a running app):
+ * SQLite's "no such table", or PostgreSQL's undefined_table (42P01), naming it.
+ *
+ * @example
+ * ```ts
+ * if (isMissingTable(error, 'fw_jobs')) await createJobsTable(db)
+ * ```
+ */
+export function isMissingTable(error: unknown, table: string): boolean {
+  if (!(error instanceof Error)) return false
+  return error.message.includes(`no such table: ${table}`) || ((error as { code?: unknown }).code === '42P01' && error.message.includes(`"${table}"`))
+}

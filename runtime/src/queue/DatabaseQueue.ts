@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import { isMissingTable } from '../database/createTables.js'
 import { afterCommit, db } from '../database/db.js'
 import { dialectOf } from '../database/dialectOf.js'
 import { jobError, storedError } from './jobError.js'
@@ -189,7 +190,7 @@ export class DatabaseQueue implements StoredQueue {
     try {
       return await work(database)
     } catch (error) {
-      if (!isMissingJobsTable(error)) throw error
+      if (!isMissingTable(error, JOBS_TABLE)) throw error
       this.#ready = undefined
       return work(await this.#table())
     }
@@ -216,9 +217,4 @@ export class DatabaseQueue implements StoredQueue {
     await this.#ready
     return database
   }
-}
-
-/** SQLite's answer to a statement on `fw_jobs` once the table is gone. */
-function isMissingJobsTable(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(`no such table: ${JOBS_TABLE}`)
 }

@@ -10,6 +10,15 @@ const PURPOSE = 'fw-queue-payload'
 
 const USED_FOR = 'queued mail and encrypted jobs (static encrypted = true)'
 
+/** The Encrypter of the keys in the environment, derived once for them rather than for every job. */
+let cached: { keys: string; encrypter: Encrypter } | undefined
+
+function encrypter(): Encrypter {
+  const keys = `${process.env.APP_KEY ?? ''}\n${process.env.APP_PREVIOUS_KEYS ?? ''}`
+  if (cached?.keys !== keys) cached = { keys, encrypter: Encrypter.fromEnvironment(PURPOSE, USED_FOR) }
+  return cached.encrypter
+}
+
 /**
  * The job as a queue stores it: for a class with `static encrypted = true` (Fw's SendQueuedMail is one), its payload
  * sealed with `APP_KEY` (AES-256-GCM, see `Encrypter`), so that the jobs table holds nothing readable of it (a reset
@@ -23,7 +32,7 @@ const USED_FOR = 'queued mail and encrypted jobs (static encrypted = true)'
  */
 export function sealPayload(job: PendingJob): PendingJob {
   if (job.job.encrypted !== true) return job
-  const sealed = Encrypter.fromEnvironment(PURPOSE, USED_FOR).seal(JSON.stringify(job.payload ?? null))
+  const sealed = encrypter().seal(JSON.stringify(job.payload ?? null))
   return { ...job, payload: { [SEALED]: sealed } }
 }
 
@@ -34,13 +43,13 @@ export function sealPayload(job: PendingJob): PendingJob {
  */
 export function openPayload(name: string, payload: unknown): unknown {
   if (!isSealed(payload)) return payload
-  let encrypter: Encrypter
+  let keys: Encrypter
   try {
-    encrypter = Encrypter.fromEnvironment(PURPOSE, USED_FOR)
+    keys = encrypter()
   } catch (error) {
     throw new UnrecoverableJobError(`${name}'s payload is encrypted: ${(error as Error).message}`, { cause: error })
   }
-  const opened = encrypter.open(payload[SEALED])
+  const opened = keys.open(payload[SEALED])
   if (opened === undefined) {
     throw new UnrecoverableJobError(
       `${name}'s payload is encrypted with a key that is neither APP_KEY nor one of APP_PREVIOUS_KEYS (or it was altered), so it cannot be read: ` +

@@ -1,8 +1,9 @@
+import { isMissingTable } from '../database/createTables.js'
 import { db, transaction } from '../database/db.js'
 import type { Logger } from '../log/Logger.js'
 import { queue } from '../queue/queue.js'
 import type { ScheduledTask, TaskAction } from './ScheduledTask.js'
-import { claimRun, createScheduleRunsTable, isMissingScheduleRunsTable, pruneRuns } from './scheduleRuns.js'
+import { claimRun, createScheduleRunsTable, pruneRuns, SCHEDULE_RUNS_TABLE } from './scheduleRuns.js'
 
 /** A slot missed by less than this (a scheduler restarted, a late timer) still runs; an older one is skipped. */
 export const GRACE_MS = 60_000
@@ -134,7 +135,7 @@ export class Scheduler {
       try {
         outcome = await claimAndRun()
       } catch (error) {
-        if (!isMissingScheduleRunsTable(error)) throw error
+        if (!isMissingTable(error, SCHEDULE_RUNS_TABLE)) throw error
         // The table went under a running scheduler (fw migrate:fresh): made again, the slot is claimed as usual.
         await createScheduleRunsTable(db())
         outcome = await claimAndRun()

@@ -27,15 +27,6 @@ export async function createScheduleRunsTable(database: Kysely<any>): Promise<vo
 }
 
 /**
- * Whether a statement failed because the runs table is gone (`fw migrate:fresh` under a running scheduler drops it):
- * SQLite's message, or PostgreSQL's undefined_table.
- */
-export function isMissingScheduleRunsTable(error: unknown): boolean {
-  if (!(error instanceof Error) || !error.message.includes(SCHEDULE_RUNS_TABLE)) return false
-  return error.message.includes('no such table') || (error as { code?: unknown }).code === '42P01'
-}
-
-/**
  * Claims the run of `task` at `runAt`: true for the one caller that recorded it, false for every later one. Inside
  * `transaction()` the claim is part of the transaction: a rollback gives the slot back.
  */

@@ -35,8 +35,8 @@ export interface IntrospectedSchema {
   tables: IntrospectedTable[]
 }
 
-/** The tables Fw keeps for itself, which an application never queries. */
-const FW_TABLES = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE]
+/** The tables Fw keeps for itself in the application's database: neither typed in schema.d.ts nor shown on a dashboard. */
+export const FW_TABLES: readonly string[] = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE]
 
 /**
  * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's
