@@ -205,18 +205,8 @@ export const queueRestart: Command = {
     'its queue workers and scheduler on SIGHUP).',
   ],
   async run({ cwd }) {
-    const [{ loadEnv }, { createDatabase }, { signalQueueRestart }] = await Promise.all([
-      import('../config/loadEnv.js'),
-      import('../database/createDatabase.js'),
-      import('../queue/queueRestarts.js'),
-    ])
-    loadEnv(join(cwd, '.env'))
-    const database = createDatabase(process.env.DATABASE_URL, cwd)
-    try {
-      await signalQueueRestart(database)
-    } finally {
-      await database.destroy()
-    }
+    const [{ withDatabase }, { signalQueueRestart }] = await Promise.all([import('./withDatabase.js'), import('../queue/queueRestarts.js')])
+    await withDatabase('queue:restart', cwd, (database) => signalQueueRestart(database))
     console.log('Told the queue workers to restart once their jobs in flight are done.')
     return 0
   },
