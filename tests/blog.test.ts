@@ -3,13 +3,14 @@
 // SQLite and on a real PostgreSQL 15: fw migrate types the columns, fw db:seed makes 1,000 posts with factories,
 // and the server answers byte-identical JSON on both. The app's own tests run on databases of their own, and the
 // build answers as the development server does.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { sql, type Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabase } from '../runtime/src/database/createDatabase.js'
 import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
+import { copyFixture } from './support/copyFixture.js'
 import { installedApp, type InstalledApp } from './support/installedApp.js'
 import { checkoutRoot } from './support/process.js'
 import { buildAndStart, passesItsOwnChecks } from './support/shipped.js'
@@ -65,20 +66,7 @@ describe('the blog of the example, on SQLite and on PostgreSQL', () => {
   it('is made with the generators, and fw migrate types its columns from the migrations', async () => {
     for (const model of ['User', 'Post', 'Comment']) await fw(['make:model', model, '-m', '--factory'])
     await fw(['make:seeder', 'DatabaseSeeder'])
-    const migrations = join(app.dir, 'database/migrations')
-    for (const file of readdirSync(FIXTURE, { recursive: true, encoding: 'utf8' })) {
-      if (!file.endsWith('.ts')) continue
-      let target = join(app.dir, file)
-      if (file.startsWith('database/migrations/')) {
-        // The generator named the migration after the time: the blog's content goes over the one it wrote.
-        const generated = readdirSync(migrations).filter((name) => name.endsWith(`_${file.split('/').at(-1)}`))
-        expect(generated, file).toHaveLength(1)
-        target = join(migrations, generated[0]!)
-      }
-      mkdirSync(dirname(target), { recursive: true })
-      copyFileSync(join(FIXTURE, file), target)
-    }
-    writeFileSync(join(app.dir, 'routes/web.ts'), `${readFileSync(join(app.dir, 'routes/web.ts'), 'utf8')}import './blog.js'\n`)
+    copyFixture(app.dir, FIXTURE, 'blog')
 
     await fw(['migrate'])
     const schema = readFileSync(join(app.dir, 'database/schema.d.ts'), 'utf8')

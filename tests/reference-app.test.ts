@@ -5,9 +5,9 @@
 // mail through a real SMTP server. Chromium walks registration, the verification link, sign-in, an order whose job
 // mails a signed and an absolute link, a password reset, and the scheduler's work; then a code change, a build and
 // SIGHUP must reach every kind of process. This is where subsystems meet: each new one joins this test.
-import { readdirSync, readFileSync, writeFileSync, copyFileSync, mkdirSync, existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { sql, type Kysely } from 'kysely'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +15,7 @@ import { createDatabase } from '../runtime/src/database/createDatabase.js'
 import { freePort } from '../runtime/test/support/freePort.js'
 import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../runtime/test/support/smtpServer.js'
+import { copyFixture } from './support/copyFixture.js'
 import { installedApp, type InstalledApp } from './support/installedApp.js'
 import { checkoutRoot, startServer, type RunningApp } from './support/process.js'
 import { passesItsOwnChecks } from './support/shipped.js'
@@ -316,20 +317,7 @@ describe('the reference application (tests/fixtures/shop) deployed as users ship
   it('is made with the generators and the fixture, migrates on both databases, passes its own tests and tsc, and builds', async () => {
     const fw = (args: string[], env: Record<string, string> = {}) => app.runOk('npx', ['fw', ...args], { env })
     for (const args of GENERATORS) await fw(args)
-    const migrations = join(app.dir, 'database/migrations')
-    for (const file of readdirSync(FIXTURE, { recursive: true, encoding: 'utf8' })) {
-      if (!file.endsWith('.ts')) continue
-      let target = join(app.dir, file)
-      if (file.startsWith('database/migrations/')) {
-        // The generator named the migration after the time: the shop's content goes over the one it wrote.
-        const generated = readdirSync(migrations).filter((name) => name.endsWith(`_${file.split('/').at(-1)}`))
-        expect(generated, file).toHaveLength(1)
-        target = join(migrations, generated[0]!)
-      }
-      mkdirSync(dirname(target), { recursive: true })
-      copyFileSync(join(FIXTURE, file), target)
-    }
-    writeFileSync(join(app.dir, 'routes/web.ts'), `${readFileSync(join(app.dir, 'routes/web.ts'), 'utf8')}import './shop.js'\n`)
+    copyFixture(app.dir, FIXTURE, 'shop')
 
     await fw(['migrate'])
     await fw(['db:seed'])
