@@ -1,7 +1,7 @@
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 import { startSession } from '../session/startSession.js'
 import { tokenUser } from './accessTokens.js'
 import { bearerToken, wantsJson } from './bearerToken.js'

@@ -1,4 +1,4 @@
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 
 const HEADERS: Readonly<Record<string, string>> = {
   // Pages with a CSRF token, a user's details or a token must stay out of every cache, shared or not.

@@ -1,4 +1,4 @@
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 import type { Logger } from './Logger.js'
 
 /**

@@ -1,5 +1,5 @@
 import { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 import { html } from '../view/html.js'
 import { formatAddress } from './address.js'
 import { KEPT_MAIL, recentMail, type LoggedMail } from './logMailer.js'

@@ -1,6 +1,6 @@
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 
 export interface CorsOptions {
   /**

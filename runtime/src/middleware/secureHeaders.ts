@@ -1,6 +1,6 @@
 import type { Request } from '../http/Request.js'
 import type { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 
 export interface SecureHeadersOptions {
   /** Who may frame the pages: `'none'` (default) or `'self'`. */

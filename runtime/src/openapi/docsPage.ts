@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 import { FileResponse } from '../static/FileResponse.js'
 import { OPENAPI_PATH } from './openApiPage.js'
 

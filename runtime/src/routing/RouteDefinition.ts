@@ -1,12 +1,12 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Constructor } from '../container/Container.js'
 import type { Request } from '../http/Request.js'
+import type { HandlerResult, Middleware } from '../http/Middleware.js'
 import type { Response } from '../http/Response.js'
 import type { RouteContract } from './RouteContract.js'
 import type { Requirement } from './routePattern.js'
 
-/** What a handler may return: a Response, or a plain object or array that becomes JSON. */
-export type HandlerResult = Response | Record<string, unknown> | readonly unknown[]
+export type { HandlerResult, Middleware, Next } from '../http/Middleware.js'
 
 /**
  * A closure handler: the Request, then the route parameters in order (a domain's first, then the path's), as
@@ -21,19 +21,6 @@ export type ControllerAction<T = object> = readonly [Constructor<T>, MethodNames
 
 export type RouteHandler<T = object> = RouteClosure | ControllerAction<T>
 
-/** Calls the next middleware (or the handler) and resolves to its Response. */
-export type Next = () => Promise<Response>
-
-/**
- * A middleware runs around the handler: it may answer early, or call `next()` and change the response.
- *
- * @example
- * ```ts
- * const poweredBy: Middleware = async (request, next) => (await next()).setHeader('X-Powered-By', 'Fw')
- * ```
- */
-export type Middleware = (request: Request, next: Next) => HandlerResult | Promise<HandlerResult>
-
 /** A middleware function, or the name it was registered under with `router.aliasMiddleware`. */
 export type MiddlewareReference = Middleware | string
 
@@ -43,13 +30,13 @@ export interface RouteNames {
   assertOpen(change: string): void
 }
 
-/** A path prefix for every route in a group, middleware, a name prefix, and the domain the routes answer on. */
 /** What `router.domain(pattern)` gives: `.group(routes)`, as Laravel's `Route::domain(…)->group(…)`. */
 export interface DomainGroup {
   /** Registers the routes that `routes` adds on the domain (inside the groups around this call). */
   group(routes: () => void): void
 }
 
+/** A path prefix for every route in a group, middleware, a name prefix, and the domain the routes answer on. */
 export interface GroupOptions {
   /** A path prefix for every route in the group, e.g. `/api`. */
   prefix?: string

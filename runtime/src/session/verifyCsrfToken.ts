@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 
 export interface CsrfOptions {
   /** Other origins whose pages may post here, e.g. `https://admin.example.com`. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { appRoot } from '../config/appRoot.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
-import type { Middleware } from '../routing/RouteDefinition.js'
+import type { Middleware } from '../http/Middleware.js'
 import { contentType } from './contentType.js'
 import { FileResponse, type ByteRange } from './FileResponse.js'
 
