@@ -132,6 +132,8 @@ export class Request {
   user: unknown = undefined
   /** Set when the body could not be read (413, 400): the router answers with it before any handler runs. */
   bodyError: HttpError | null = null
+  /** The models that route model binding loaded, by parameter name; null until one is bound. */
+  private boundModels: Map<string, unknown> | null = null
 
   private currentSession: Session | undefined
 
@@ -419,6 +421,24 @@ export class Request {
   /** A route parameter by name: for `/users/{id}`, `request.param('id')`. */
   param(name: string): string | undefined {
     return Object.hasOwn(this.params, name) ? this.params[name] : undefined
+  }
+
+  /**
+   * The model that route model binding loaded for a parameter (`.bind('post', Post)`), for middleware such as
+   * `can:update,post`; undefined when the parameter is not bound.
+   *
+   * @example
+   * ```ts
+   * const post = request.model<Post>('post')
+   * ```
+   */
+  model<T = unknown>(parameter: string): T | undefined {
+    return this.boundModels?.get(parameter) as T | undefined
+  }
+
+  /** Route model binding hands over the model it loaded for a parameter. @internal */
+  bindModel(parameter: string, model: unknown): void {
+    ;(this.boundModels ??= new Map()).set(parameter, model)
   }
 
   /**

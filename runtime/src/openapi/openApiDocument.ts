@@ -187,9 +187,13 @@ function describeOperation(route: RouteDefinition, method: string, path: string,
   const responses: Record<string, unknown> = {}
   for (const [status, response] of Object.entries(declared.responses ?? {})) {
     const description = response.description ?? STATUS_TEXT[Number(status)] ?? `Status ${status}`
-    responses[status] = response.schema
-      ? { description, content: { 'application/json': { schema: convert(response.schema, 'output', name(`Response${status}`), schemas) } } }
-      : { description }
+    if (response.schema) {
+      responses[status] = { description, content: { 'application/json': { schema: convert(response.schema, 'output', name(`Response${status}`), schemas) } } }
+    } else if (response.mediaType) {
+      responses[status] = { description, content: { [response.mediaType]: { schema: { type: 'string' } } } }
+    } else {
+      responses[status] = { description }
+    }
   }
   if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK' }
   if (declared.body) responses['400'] ??= errorResponse('The body is not valid JSON')

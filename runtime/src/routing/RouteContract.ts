@@ -1,8 +1,13 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 
-/** One documented response of a route: its schema (if the body has one) and a description. */
+/**
+ * One documented response of a route: its JSON body's schema, or the media type of a body that is not JSON
+ * (`text/html` for a page), and a description. Neither for an empty body.
+ */
 export interface ContractResponse {
   readonly schema?: StandardSchemaV1
+  /** The body's media type when it is not JSON: `text/html`, `text/csv`, … */
+  readonly mediaType?: string
   readonly description?: string
 }
 

@@ -226,16 +226,24 @@ export class RouteDefinition {
   }
 
   /**
-   * Declares a response by status, with the schema of its body (none for an empty one) and a description.
+   * Declares a response by status: the schema of its JSON body, or the media type of a body that is not JSON (a page
+   * is `'text/html'`), or nothing for an empty body; and a description.
    *
    * @example
    * ```ts
    * Route.get('/posts/{id}', [PostController, 'show']).returns(200, PostOut).returns(404, undefined, 'No such post')
+   * Route.get('/login', [LoginController, 'show']).returns(200, 'text/html', 'The sign-in page')
    * ```
    */
-  returns(status: number, schema?: StandardSchemaV1, description?: string): this {
+  returns(status: number, body?: StandardSchemaV1 | string, description?: string): this {
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`Route "${this.pattern}": ${status} is not an HTTP status`)
-    const response = { ...(schema ? { schema } : {}), ...(description ? { description } : {}) }
+    if (typeof body === 'string' && !/^[a-z]+\/[a-z0-9.+-]+$/i.test(body)) {
+      throw new Error(`Route "${this.pattern}": "${body}" is not a media type (text/html, text/csv, …) nor a schema`)
+    }
+    const response = {
+      ...(typeof body === 'string' ? { mediaType: body } : body ? { schema: body } : {}),
+      ...(description ? { description } : {}),
+    }
     return this.declare({ responses: { ...this.declared?.responses, [status]: response } })
   }
 

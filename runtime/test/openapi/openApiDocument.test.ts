@@ -72,6 +72,7 @@ function routes(router: Router): void {
   router.post('/categories', async (request) => ({ category: await request.validate() })).body(CategorySchema)
   router.post('/newsletter', async (request) => ({ email: (await request.validate<{ email: string }>()).email })).body(v.object({ email: v.string() }))
   router.get('/files/{path*}', () => ({}))
+  router.get('/about', () => Response.html('<h1>About</h1>')).returns(200, 'text/html', 'The about page')
   router.get('/archive/{year?}', () => ({}))
   router.any('/ping', () => ({ pong: true })).name('ping')
   router.aliasMiddleware('can:delete,post', (_request, next) => next())
@@ -101,7 +102,7 @@ describe('openApiDocument', () => {
 
   it('has every route, with its parameters as {name} and required', () => {
     expect(Object.keys(document.paths)).toEqual([
-      '/', '/posts', '/posts/{id}', '/events', '/categories', '/newsletter', '/files/{path}', '/archive/{year}', '/archive', '/ping',
+      '/', '/posts', '/posts/{id}', '/events', '/categories', '/newsletter', '/files/{path}', '/about', '/archive/{year}', '/archive', '/ping',
     ])
     for (const [path, operations] of Object.entries<any>(document.paths)) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1])
@@ -146,6 +147,14 @@ describe('openApiDocument', () => {
     expect(document.paths['/'].get.tags).toEqual(['default'])
     expect(update.tags).toEqual(['Post'])
     expect(document.paths['/events'].post.tags).toEqual(['Events'])
+  })
+
+  it('documents a page by its media type', () => {
+    expect(document.paths['/about'].get.responses['200']).toEqual({
+      description: 'The about page',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    })
+    expect(() => makeRouter().get('/x', () => ({})).returns(200, 'html')).toThrow('"html" is not a media type')
   })
 
   it('marks routes behind auth with 401, 403 behind can… middleware, and the bearer and cookie schemes', () => {
