@@ -2,6 +2,8 @@ import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import type { Middleware } from '../http/Middleware.js'
+import { documented } from '../http/middlewareDocs.js'
+import { SECURITY_SCHEMES } from '../http/securitySchemes.js'
 import { startSession } from '../session/startSession.js'
 import { tokenUser } from './accessTokens.js'
 import { bearerToken, wantsJson } from './bearerToken.js'
@@ -33,6 +35,13 @@ export const auth: Middleware = (request, next) => withSession(request, async ()
   if (wantsJson(request)) throw new HttpError(401, 'Unauthenticated')
   return Response.redirect(`/login?redirect=${encodeURIComponent(request.url())}`)
 })
+documented(auth, {
+  responses: {
+    401: { description: 'Not signed in: no valid bearer token or session cookie' },
+    302: { description: 'A browser that is not signed in is sent to /login', body: null, headers: { Location: 'The sign-in page' }, pagesOnly: true },
+  },
+  security: { bearerAuth: SECURITY_SCHEMES.bearerAuth, sessionCookie: SECURITY_SCHEMES.sessionCookie },
+})
 
 /**
  * For pages only guests need (sign-in, registration), as Laravel's `RedirectIfAuthenticated`: a signed-in
@@ -44,10 +53,10 @@ export const auth: Middleware = (request, next) => withSession(request, async ()
  * ```
  */
 export function redirectIfAuthenticated(home: string): Middleware {
-  return (request, next) => withSession(request, async () => {
+  return documented((request, next) => withSession(request, async () => {
     if (!wantsJson(request) && (await sessionUser(request))) return Response.redirect(home)
     return next()
-  })
+  }), { responses: { 302: { description: `A signed-in browser is sent to ${home}`, body: null, headers: { Location: home }, pagesOnly: true } } })
 }
 
 /** `redirectIfAuthenticated('/')`: a signed-in browser goes to `/`. */

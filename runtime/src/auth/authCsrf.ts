@@ -1,4 +1,5 @@
 import type { Middleware } from '../http/Middleware.js'
+import { documented } from '../http/middlewareDocs.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { isApiCall } from './bearerToken.js'
 
@@ -16,3 +17,8 @@ const csrf = verifyCsrfToken()
  * ```
  */
 export const authCsrf: Middleware = (request, next) => (isApiCall(request) ? next() : csrf(request, next))
+documented(authCsrf, {
+  // The document describes the JSON calls, which skip the check: only a browser's form post meets the 419.
+  responses: { 419: { description: "CSRF token mismatch: a browser's form post without the session's CSRF token" } },
+  methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+})

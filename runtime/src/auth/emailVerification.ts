@@ -4,6 +4,7 @@ import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { Route } from '../routing/Route.js'
 import type { Middleware } from '../http/Middleware.js'
+import { documented } from '../http/middlewareDocs.js'
 import { authDb } from './AuthTables.js'
 import { wantsJson } from './bearerToken.js'
 import { currentUser, type AuthUser } from './currentUser.js'
@@ -116,12 +117,17 @@ export async function resendVerification(user: AuthUser): Promise<string | undef
  * ```
  */
 export function ensureEmailVerified(pathOf: (routeName: string) => string | undefined): Middleware {
-  return async (request: Request, next) => {
+  return documented(async (request: Request, next) => {
     if ((await emailVerifiedAt(currentUser(request))) !== null) return next()
     const notice = wantsJson(request) ? undefined : pathOf(NOTICE_ROUTE)
     if (notice === undefined) throw new HttpError(403, NOT_VERIFIED)
     return Response.redirect(notice)
-  }
+  }, {
+    responses: {
+      403: { description: NOT_VERIFIED },
+      302: { description: 'A browser is sent to the page that offers a new verification link', body: null, headers: { Location: 'That page' }, pagesOnly: true },
+    },
+  })
 }
 
 /** The two hex hashes compared in constant time. */

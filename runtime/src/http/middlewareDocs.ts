@@ -6,10 +6,15 @@ type JsonSchema = Record<string, unknown>
 /** A response a middleware may answer instead of the handler, for the OpenAPI document. */
 export interface MiddlewareResponse {
   readonly description: string
-  /** The body: `Error` (`{"error": …}`, the default), `ValidationError`, or a JSON Schema of its own. */
-  readonly body?: 'Error' | 'ValidationError' | JsonSchema
-  /** Headers it carries, by name: `{ 'Retry-After': 'Seconds to wait before trying again' }`. */
-  readonly headers?: Readonly<Record<string, string>>
+  /** The body: `Error` (`{"error": …}`, the default), `ValidationError`, a JSON Schema of its own, or `null` for none (a redirect). */
+  readonly body?: 'Error' | 'ValidationError' | JsonSchema | null
+  /**
+   * Headers it carries, by name: a description (`Retry-After` is documented as an integer, `Location` as a URI, any
+   * other as a string), or a description and a schema.
+   */
+  readonly headers?: Readonly<Record<string, string | { readonly description: string; readonly schema: JsonSchema }>>
+  /** Only on a route whose success is a page (`.returns(200, 'text/html')`): what a browser gets there, as a redirect to sign in. */
+  readonly pagesOnly?: boolean
 }
 
 /** An OpenAPI security scheme object, e.g. `{ type: 'apiKey', in: 'header', name: 'X-API-Key' }`. */
@@ -24,6 +29,8 @@ export interface MiddlewareDocs {
   readonly responses?: Readonly<Record<number, MiddlewareResponse>>
   /** The schemes it accepts, by name: `{ apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } }`. */
   readonly security?: Readonly<Record<string, SecurityScheme>>
+  /** The methods it acts on, when not all: the CSRF check lets GET, HEAD and OPTIONS through. */
+  readonly methods?: readonly string[]
 }
 
 const DOCS = Symbol.for('fw.middlewareDocs')

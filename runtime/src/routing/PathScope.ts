@@ -1,4 +1,5 @@
 import type { Request } from '../http/Request.js'
+import { docsOf, documented } from '../http/middlewareDocs.js'
 import type { Middleware, RouteDefinition } from './RouteDefinition.js'
 import { compileSegment, parsePattern, splitSegment, type PatternSegment } from './routePattern.js'
 
@@ -79,7 +80,10 @@ export class PathScope {
     const coverage = this.coverage(route.pattern)
     if (coverage !== 'some') return coverage === 'all' ? middleware : undefined
     const parts = partsOf(route.pattern)
-    return (request: Request, next) => (this.includes(pathOf(parts, request.params)) ? middleware(request, next) : next())
+    const layer: Middleware = (request: Request, next) => (this.includes(pathOf(parts, request.params)) ? middleware(request, next) : next())
+    // The route may meet the middleware: the OpenAPI document says what it may answer.
+    const docs = docsOf(middleware)
+    return docs ? documented(layer, docs) : layer
   }
 
   /** The layer for the answers that no route gives (404, 405, OPTIONS, public files, the fallback): behind a check of the path. */

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/HttpError.js'
+import { documented } from '../http/middlewareDocs.js'
 import type { Middleware } from './RouteDefinition.js'
 import { UrlSigner } from './UrlSigner.js'
 
@@ -9,11 +10,11 @@ import { UrlSigner } from './UrlSigner.js'
  */
 export function verifySignature(): Middleware {
   let signer: UrlSigner | undefined
-  return (request, next) => {
+  return documented((request, next) => {
     signer ??= UrlSigner.fromEnvironment()
     const check = signer.verify(request.url())
     if (check === 'expired') throw new HttpError(403, 'This link has expired.')
     if (check === 'invalid') throw new HttpError(403, 'Invalid signature.')
     return next()
-  }
+  }, { responses: { 403: { description: 'The link is not signed, its signature is invalid, or it has expired' } } })
 }

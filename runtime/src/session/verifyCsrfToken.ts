@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
 import type { Middleware } from '../http/Middleware.js'
+import { documented } from '../http/middlewareDocs.js'
+import { SECURITY_SCHEMES } from '../http/securitySchemes.js'
 
 export interface CsrfOptions {
   /** Other origins whose pages may post here, e.g. `https://admin.example.com`. */
@@ -9,6 +11,13 @@ export interface CsrfOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** A bearer token alone, or the session's cookie with its CSRF token; on the methods that change something. */
+const CSRF_DOCS = {
+  responses: { 419: { description: 'CSRF token mismatch: no valid CSRF token for the session, or a request from another site' } },
+  security: { bearerAuth: SECURITY_SCHEMES.bearerAuth, csrfToken: SECURITY_SCHEMES.csrfToken },
+  methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+}
 
 /**
  * The `csrf` middleware, after `session`: every POST, PUT, PATCH and DELETE must carry the session's CSRF token,
@@ -25,11 +34,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export function verifyCsrfToken(options: CsrfOptions = {}): Middleware {
   const trusted = new Set(options.trustedOrigins ?? [])
-  return (request, next) => {
+  return documented((request, next) => {
     if (SAFE_METHODS.has(request.method()) || hasBearerToken(request)) return next()
     if (!fromThisOrigin(request, trusted) || !tokenMatches(request)) throw new HttpError(419, 'CSRF token mismatch')
     return next()
-  }
+  }, CSRF_DOCS)
 }
 
 function hasBearerToken(request: Request): boolean {
