@@ -21,9 +21,8 @@ export const openapi: Command = {
     const out = resolve(cwd, typeof values.out === 'string' && values.out !== '' ? values.out : DEFAULT_OUT)
     const shown = relative(cwd, out) || out
     const { routes } = await loadAppRoutes(cwd)
-    const { openApiDocument } = await import('../openapi/openApiDocument.js')
-    const { packageInfo } = await import('../openapi/packageInfo.js')
-    const text = `${JSON.stringify(openApiDocument(routes, packageInfo(cwd)), null, 2)}\n`
+    const { appOpenApiDocument } = await import('../openapi/appOpenApiDocument.js')
+    const text = `${JSON.stringify(await appOpenApiDocument(routes, cwd), null, 2)}\n`
     if (values.check === true) {
       const written = readGeneratedFile(out)
       if (written === undefined) throw new CommandError(`${shown} does not exist: run fw openapi${values.out ? ` --out ${values.out}` : ''} to write it`)

@@ -16,12 +16,8 @@ export const types: Command = {
   options: { check: { type: 'boolean' } },
   async run({ values, cwd }) {
     const { routes } = await loadAppRoutes(cwd)
-    const [{ openApiDocument }, { packageInfo }, { writeApiTypes }] = await Promise.all([
-      import('../openapi/openApiDocument.js'),
-      import('../openapi/packageInfo.js'),
-      import('../openapi/apiTypes.js'),
-    ])
-    const state = await writeApiTypes(openApiDocument(routes, packageInfo(cwd)), cwd, { check: values.check === true })
+    const [{ appOpenApiDocument }, { writeApiTypes }] = await Promise.all([import('../openapi/appOpenApiDocument.js'), import('../openapi/apiTypes.js')])
+    const state = await writeApiTypes(await appOpenApiDocument(routes, cwd), cwd, { check: values.check === true })
     const count = `${routes.length} ${routes.length === 1 ? 'route' : 'routes'}`
     if (state === 'missing') throw new CommandError(`${API_TYPES_FILE} is missing: run fw types to write it`)
     if (state === 'stale') throw new CommandError(`${API_TYPES_FILE} is stale: the routes' document differs from it; run fw types to write it again`)

@@ -5,8 +5,7 @@ import { pathToFileURL } from 'node:url'
 import type { OpenAPI3 } from 'openapi-typescript'
 import { readGeneratedFile, replaceGeneratedFile } from '../cli/generate/generatedFile.js'
 import type { RouteDefinition } from '../routing/RouteDefinition.js'
-import { openApiDocument } from './openApiDocument.js'
-import { packageInfo } from './packageInfo.js'
+import { appOpenApiDocument } from './appOpenApiDocument.js'
 
 /** Where `fw types` writes the types of the routes' document, in the application's folder. */
 export const API_TYPES_FILE = '.fw/api.d.ts'
@@ -40,16 +39,18 @@ async function loadOpenApiTypeScript(cwd: string): Promise<OpenApiTypeScript> {
 
 /**
  * The TypeScript of an OpenAPI document, `paths`, `operations` and `components` as openapi-typescript writes them, under
- * a header that says where it comes from.
+ * a header that says where it comes from. A field with a default is optional or not as the schema's `required` says
+ * (`defaultNonNullable: false`): Fw's input schemas leave out a `.default()` field's requirement, and its output
+ * schemas keep it, so openapi-typescript need not guess, as it does for a schema in the components.
  *
  * @example
  * ```ts
- * const text = await renderApiTypes(openApiDocument(routes, packageInfo(cwd)), cwd)
+ * const text = await renderApiTypes(await appOpenApiDocument(routes, cwd), cwd)
  * ```
  */
 export async function renderApiTypes(document: object, cwd: string): Promise<string> {
   const { default: openapiTS, astToString } = await loadOpenApiTypeScript(cwd)
-  return HEADER + astToString(await openapiTS(document as OpenAPI3))
+  return HEADER + astToString(await openapiTS(document as OpenAPI3, { defaultNonNullable: false }))
 }
 
 /** What writing the types did: `written` (new or changed), `unchanged`, or under `check`, `missing` or `stale`. */
@@ -106,7 +107,7 @@ export async function refreshApiTypes(routes: readonly RouteDefinition[], cwd: s
     return undefined
   }
   try {
-    const state = await writeApiTypes(openApiDocument(routes, packageInfo(cwd)), cwd)
+    const state = await writeApiTypes(await appOpenApiDocument(routes, cwd), cwd)
     if (state === 'written') console.log(`[fw] Wrote ${API_TYPES_FILE}: ${routes.length} ${routes.length === 1 ? 'route' : 'routes'}.`)
     return state
   } catch (error) {

@@ -1,8 +1,12 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { MiddlewareReference, RouteDefinition } from '../routing/RouteDefinition.js'
+import type { SecurityScheme } from '../http/middlewareDocs.js'
+import type { RouteDefinition } from '../routing/RouteDefinition.js'
 import { DomainPattern } from '../routing/DomainPattern.js'
 import { parsePattern, type PatternSegment } from '../routing/routePattern.js'
-import { jsonSchemaOf, NOT_CONVERTIBLE, type JsonSchema } from './jsonSchemaOf.js'
+import { jsonSchemaOf, notConvertible, type JsonSchema } from './jsonSchemaOf.js'
+import { mergeResponses, middlewareAdditions, type OpenApiResponse } from './middlewareAdditions.js'
+import { operationNames, type ControllerPaths, type OperationNames } from './operationNames.js'
+import { inDocument } from './schemaComponents.js'
 
 /** The document's `info`: the application's package.json `name`, `version` and `description`. */
 export interface OpenApiInfo {
@@ -11,12 +15,26 @@ export interface OpenApiInfo {
   description?: string
 }
 
+/** What the document knows beyond the routes: where the application answers, and where its controllers live. */
+export interface OpenApiOptions {
+  /** The application's address (`APP_URL`): the document's `servers`. */
+  readonly serverUrl?: string
+  /** Each controller's file under `App/Controllers` (see `controllerPaths`), for operationIds and tags. */
+  readonly controllers?: ControllerPaths
+}
+
 /** An OpenAPI 3.1.0 document, as a plain object ready for `JSON.stringify`. */
 export interface OpenApiDocument {
   openapi: '3.1.0'
   info: OpenApiInfo
+  servers?: { url: string }[]
+  security: Record<string, string[]>[]
   paths: Record<string, Record<string, unknown>>
-  components: { schemas: Record<string, JsonSchema>; securitySchemes?: Record<string, unknown> }
+  components: {
+    schemas: Record<string, JsonSchema>
+    responses: Record<string, OpenApiResponse>
+    securitySchemes?: Record<string, SecurityScheme>
+  }
 }
 
 /** The body of every error Fw answers: `{"error": "Not Found"}`. */
@@ -40,29 +58,45 @@ const VALIDATION_ERROR_SCHEMA: JsonSchema = {
   required: ['error', 'errors'],
 }
 
-const SECURITY_SCHEMES = {
-  bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token: `Authorization: Bearer <token>`.' },
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'fw_session', description: 'The encrypted session cookie of a signed-in browser.' },
-}
-
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, schema = 'Error'): OpenApiResponse => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
 })
+
+/**
+ * The answers the router gives for any route, before it runs: a body it cannot read (the router reads the body of
+ * every request that sends one, whatever its method) and a body over the limit. Shared, by `$ref`.
+ */
+const SHARED_RESPONSES: Record<string, { readonly status: string; readonly response: OpenApiResponse }> = {
+  BadRequest: { status: '400', response: errorResponse('The body cannot be read: not valid JSON, or a malformed multipart body') },
+  PayloadTooLarge: { status: '413', response: errorResponse('The body is over the size limit (1 MiB unless the server says otherwise)') },
+}
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
   304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
-  422: 'The given data was invalid', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  413: 'Payload Too Large', 419: 'CSRF token mismatch', 422: 'The given data was invalid', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
 }
 
 /**
- * The OpenAPI 3.1.0 document of a router's routes: a pure function of the routes and the application's info. Every
- * route is in it, with or without a contract: its path with `{parameters}` (required), an `operationId` (the
- * route's name, else one derived from its controller and action, made unique), its body and query schemas through
- * Standard JSON Schema, its declared responses, the 422 shape wherever it validates, 401 (and 403) where `auth`
- * (and `can…` middleware) guards it, and tags by controller or path. A schema with no JSON Schema is documented as
- * `x-fw-schema: not convertible` instead; building the document _never_ throws on a schema.
+ * The OpenAPI 3.1.0 document of a router's routes: a pure function of the routes, the application's info and
+ * `options`. Every route is in it, with or without a contract: its path with `{parameters}` (required, a `.where()`
+ * pattern as the parameter's `pattern`), an `operationId` (the route's name, else its controller's file and action,
+ * `Api.UserController.store`, see `operationNames`), its body and query schemas through Standard JSON Schema, and its
+ * responses:
+ * - those it declares (`.returns()`); an error status declared without a schema has the shared `Error` body, and a
+ *   route that declares no success gets `200 OK`;
+ * - those of the route's own checks: 422 with `ValidationError` for a body or query contract, 404 for a `.where()`
+ *   pattern or a `.params()` schema, and the router's 400 and 413 (a body it cannot read, or too large);
+ * - those its middleware declare with `documented(…)` (`auth`'s 401, `signed`'s 403, a throttle's 429 with
+ *   `Retry-After`), with the credentials they take as the operation's `security` and the schemes in the components.
+ *   A middleware's redirect for browsers (`auth`'s 302 to sign in) is documented on a page, a route whose success is
+ *   `text/html` (`.returns(200, 'text/html')`), where a browser meets it; a JSON operation documents the 401.
+ * A route's own declaration of a status wins over the others. Every error has a JSON body, `Error` or
+ * `ValidationError` from the components. The document's `security` is empty: an operation no middleware guards is
+ * public. A schema with no JSON Schema is documented as `x-fw-schema: not convertible` instead; building the
+ * document _never_ throws on a schema. A recursive schema's definitions go to `components.schemas` (see `inDocument`).
  *
  * Route patterns that OpenAPI has no words for are put in its terms:
  * - a segment of text and parameters, `/images/{id}.{ext}`, is OpenAPI's path templating as it is, each parameter
@@ -78,14 +112,15 @@ const STATUS_TEXT: Record<number, string> = {
  *
  * @example
  * ```ts
- * const document = openApiDocument(router.getRoutes(), { title: 'my-app', version: '1.0.0' })
+ * const document = openApiDocument(router.getRoutes(), { title: 'my-app', version: '1.0.0' }, { serverUrl: process.env.APP_URL })
  * ```
  */
-export function openApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo): OpenApiDocument {
+export function openApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo, options: OpenApiOptions = {}): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA, ValidationError: VALIDATION_ERROR_SCHEMA }
+  const securitySchemes: Record<string, SecurityScheme> = {}
   const paths: OpenApiDocument['paths'] = {}
   const operationIds = new Set<string>()
-  let guarded = false
+  const names = operationNames(routes, options.controllers)
   /** The route of each operation, by path and method: to settle two hosts' routes at one slot, and to place `servers`. */
   const owners = new Map<string, Map<string, RouteDefinition>>()
   for (const route of routes) {
@@ -94,9 +129,8 @@ export function openApiDocument(routes: readonly RouteDefinition[], info: OpenAp
         const key = method.toLowerCase()
         const owner = owners.get(form.path)?.get(key)
         if (owner && owner.domain !== route.domain && (route.domain !== undefined || owner.domain === undefined)) continue
-        const operationId = uniqueId(baseOperationId(route, method, route.methods.length > 1, form), operationIds)
-        const operation = describeOperation(route, method, form.path, operationId, schemas)
-        if (operation.security) guarded = true
+        const operationId = uniqueId(baseOperationId(names, route, method, form), operationIds)
+        const operation = describeOperation(route, method, form.path, operationId, names, { schemas, securitySchemes })
         ;(paths[form.path] ??= {})[key] = operation
         if (!owners.has(form.path)) owners.set(form.path, new Map())
         owners.get(form.path)!.set(key, route)
@@ -104,12 +138,25 @@ export function openApiDocument(routes: readonly RouteDefinition[], info: OpenAp
     }
   }
   for (const [path, byMethod] of owners) placeServers(paths[path]!, byMethod)
+  const servers = serversFrom(options.serverUrl)
   return {
     openapi: '3.1.0',
     info,
+    ...(servers ? { servers } : {}),
+    security: [],
     paths,
-    components: { schemas, ...(guarded ? { securitySchemes: SECURITY_SCHEMES } : {}) },
+    components: {
+      schemas,
+      responses: Object.fromEntries(Object.entries(SHARED_RESPONSES).map(([name, { response }]) => [name, response])),
+      ...(Object.keys(securitySchemes).length > 0 ? { securitySchemes } : {}),
+    },
   }
+}
+
+/** `APP_URL` as the document's one server, without a trailing slash; none when it is not an http(s) URL. */
+function serversFrom(url: string | undefined): { url: string }[] | undefined {
+  if (!url || !/^https?:\/\/[^/]/.test(url)) return undefined
+  return [{ url: url.replace(/\/+$/, '') }]
 }
 
 /** One OpenAPI path of a route: the path, and the optional parameters it leaves out (none for the full one). */
@@ -161,108 +208,135 @@ function serversOf(route: RouteDefinition): Record<string, unknown>[] {
   return [{ url: `https://${domain.pattern}`, ...(domain.names.length > 0 ? { variables } : {}) }]
 }
 
-function describeOperation(route: RouteDefinition, method: string, path: string, operationId: string, schemas: Record<string, JsonSchema>) {
+/** Where an operation puts what it lifts into the components. */
+interface Components {
+  readonly schemas: Record<string, JsonSchema>
+  readonly securitySchemes: Record<string, SecurityScheme>
+}
+
+function describeOperation(route: RouteDefinition, method: string, path: string, operationId: string, names: OperationNames, components: Components) {
   const declared = route.declared ?? {}
   const name = (part: string) => schemaName(operationId, part)
-  const operation: Record<string, unknown> = { operationId, tags: declared.tags ?? [defaultTag(route)] }
+  const operation: Record<string, unknown> = { operationId, tags: declared.tags ?? [names.tag(route)] }
   if (declared.summary) operation.summary = declared.summary
   operation.description = `Handled by ${route.describeHandler()}.`
 
   const parameters: Record<string, unknown>[] = []
   for (const [, parameter] of path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
     const schema = declared.params?.[parameter!]
-    parameters.push({ name: parameter, in: 'path', required: true, schema: schema ? convert(schema, 'input', name(`Param_${parameter}`), schemas) : { type: 'string' } })
+    const described = schema ? convert(schema, 'input', name(`Param_${parameter}`), components.schemas) : { type: 'string' }
+    parameters.push({ name: parameter, in: 'path', required: true, schema: withPattern(described, route, parameter!) })
   }
-  if (declared.query) parameters.push(...queryParameters(declared.query, name('Query'), schemas))
+  if (declared.query) parameters.push(...queryParameters(declared.query, name('Query'), components.schemas))
   if (parameters.length > 0) operation.parameters = parameters
 
   if (declared.body) {
-    const schema = convert(declared.body, 'input', name('Body'), schemas)
-    operation.requestBody = {
-      required: true,
-      content: { 'application/json': { schema } },
-    }
+    const schema = convert(declared.body, 'input', name('Body'), components.schemas)
+    operation.requestBody = { required: true, content: { 'application/json': { schema } } }
   }
 
-  const responses: Record<string, unknown> = {}
-  for (const [status, response] of Object.entries(declared.responses ?? {})) {
+  const responses = declaredResponses(route, name, components.schemas)
+  const page = Object.entries(declared.responses ?? {}).some(([status, response]) => Number(status) < 300 && response.mediaType === 'text/html')
+  const additions = middlewareAdditions(route, method, page)
+  const found: [string, OpenApiResponse][] = [
+    [SHARED_RESPONSES.BadRequest!.status, SHARED_RESPONSES.BadRequest!.response],
+    [SHARED_RESPONSES.PayloadTooLarge!.status, SHARED_RESPONSES.PayloadTooLarge!.response],
+  ]
+  if (declared.params || route.constraints) found.push(['404', errorResponse('Not Found: a path parameter its pattern or schema refuses')])
+  if (declared.body || declared.query) found.push(['422', errorResponse(STATUS_TEXT[422]!, 'ValidationError')])
+  found.push(...Object.entries(additions.responses))
+  const derived: Record<string, OpenApiResponse> = {}
+  for (const [status, response] of found) {
+    if (responses[status]) continue
+    derived[status] = derived[status] ? mergeResponses(derived[status], response) : response
+  }
+  operation.responses = sharedByRef({ ...responses, ...derived })
+
+  if (additions.security) operation.security = additions.security
+  for (const [scheme, definition] of Object.entries(additions.schemes)) {
+    const known = components.securitySchemes[scheme]
+    if (known && JSON.stringify(known) !== JSON.stringify(definition)) {
+      throw new Error(`Two middleware of ${route} name the security scheme "${scheme}" differently: ${JSON.stringify(known)} and ${JSON.stringify(definition)}`)
+    }
+    components.securitySchemes[scheme] = definition
+  }
+  return operation
+}
+
+/** The responses the route declares (`.returns()`): an error's body is `Error` unless it gives a schema; `200 OK` when it declares no success. */
+function declaredResponses(route: RouteDefinition, name: (part: string) => string, schemas: Record<string, JsonSchema>): Record<string, OpenApiResponse> {
+  const responses: Record<string, OpenApiResponse> = {}
+  for (const [status, response] of Object.entries(route.declared?.responses ?? {})) {
     const description = response.description ?? STATUS_TEXT[Number(status)] ?? `Status ${status}`
     if (response.schema) {
       responses[status] = { description, content: { 'application/json': { schema: convert(response.schema, 'output', name(`Response${status}`), schemas) } } }
     } else if (response.mediaType) {
       responses[status] = { description, content: { [response.mediaType]: { schema: { type: 'string' } } } }
     } else {
-      responses[status] = { description }
+      responses[status] = Number(status) >= 400 ? errorResponse(description) : { description }
     }
   }
-  if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK' }
-  if (declared.body) responses['400'] ??= errorResponse('The body is not valid JSON')
-  if (declared.params) responses['404'] ??= errorResponse('A path parameter its schema refuses, or nothing at that path')
-  if (declared.body || declared.query) {
-    responses['422'] ??= { description: STATUS_TEXT[422], content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } }
+  if (!Object.keys(responses).some((status) => Number(status) < 400)) responses['200'] = { description: 'OK' }
+  return responses
+}
+
+/** The router's own answers, as `$ref`s to the shared responses (unless a middleware added to them). */
+function sharedByRef(responses: Record<string, OpenApiResponse>): Record<string, OpenApiResponse> {
+  for (const [name, { status, response }] of Object.entries(SHARED_RESPONSES)) {
+    if (responses[status] === response) responses[status] = { $ref: `#/components/responses/${name}` }
   }
-  const middleware = [...route.middlewareList, ...(route.layers ?? [])]
-  if (middleware.some(isAuth)) {
-    operation.security = [{ bearerAuth: [] }, { sessionCookie: [] }]
-    responses['401'] ??= errorResponse('Not signed in: no valid bearer token or session')
-    if (middleware.some(isAuthorization)) responses['403'] ??= errorResponse('Signed in, but not allowed to do this')
+  return responses
+}
+
+/**
+ * A path parameter's schema with its `.where()` pattern, anchored as the router matches it. JSON Schema patterns
+ * have no flags: a case-insensitive pattern is left to the description.
+ */
+function withPattern(schema: JsonSchema, route: RouteDefinition, parameter: string): JsonSchema {
+  const requirement = route.requirementOf(parameter)
+  if (!requirement) return schema
+  const pattern = `^(?:${requirement.source})$`
+  if (requirement.flags.replace('u', '') !== '') {
+    return { ...schema, description: `Matches /${pattern}/${requirement.flags}; anything else is a 404.` }
   }
-  operation.responses = responses
-  return operation
+  if (schema.pattern === undefined && schema.$ref === undefined) return { ...schema, pattern }
+  return { allOf: [schema, { pattern }] }
 }
 
 /** The query schema's top-level fields as query parameters; the whole schema as one `query` object otherwise. */
 function queryParameters(schema: StandardSchemaV1, name: string, schemas: Record<string, JsonSchema>): Record<string, unknown>[] {
-  const json = jsonSchemaOf(schema, 'input')
-  const properties = json?.properties as Record<string, JsonSchema> | undefined
-  if (!json || json.type !== 'object' || !properties || hasLocalRef(json)) {
-    return [{ name: 'query', in: 'query', style: 'form', explode: true, schema: convert(schema, 'input', name, schemas) }]
+  const json = convert(schema, 'input', name, schemas)
+  const properties = json.properties as Record<string, JsonSchema> | undefined
+  if (json.type !== 'object' || !properties) {
+    return [{ name: 'query', in: 'query', style: 'form', explode: true, schema: json }]
   }
   const required = new Set((json.required as string[] | undefined) ?? [])
   return Object.entries(properties).map(([field, property]) => ({ name: field, in: 'query', required: required.has(field), schema: property }))
 }
 
-/**
- * A schema's JSON Schema for the document: inline when it stands alone; in `components.schemas` when it refers to
- * itself or its own `$defs` (zod's recursive and `.meta({ id })` schemas), with its `$ref`s rebased there, since
- * `#` inside the document would name the document.
- */
+/** A schema's JSON Schema in the document (see `inDocument`), or the note that it has none. */
 function convert(schema: StandardSchemaV1, io: 'input' | 'output', name: string, schemas: Record<string, JsonSchema>): JsonSchema {
   const json = jsonSchemaOf(schema, io)
-  if (!json) return { ...NOT_CONVERTIBLE }
-  if (!hasLocalRef(json)) return json
-  const base = `#/components/schemas/${name}`
-  schemas[name] = rebase(json, base) as JsonSchema
-  return { $ref: base }
-}
-
-function hasLocalRef(json: JsonSchema): boolean {
-  return /"\$ref":"#/.test(JSON.stringify(json))
-}
-
-function rebase(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rebase(item, base))
-  if (typeof value !== 'object' || value === null) return value
-  const result: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
-    result[key] = key === '$ref' && typeof item === 'string' && item.startsWith('#') ? base + item.slice(1) : rebase(item, base)
-  }
-  return result
+  return json ? inDocument(json, name, schemas) : notConvertible(schema)
 }
 
 /**
- * The route's name; else `TaskController.store`; else the method and path: `get_api_health`. A path without some of
- * the route's optional parameters adds `_without_<names>` to a name or a controller's: `users.show_without_id`.
+ * The operation's id before it is made unique: a route with several methods adds `.post`; a path without some of
+ * the route's optional parameters adds `_without_<names>` to a name or a controller's (`users.show_without_id`); a
+ * closure's follows the path it is at.
  */
-function baseOperationId(route: RouteDefinition, method: string, manyMethods: boolean, form: OpenApiForm): string {
-  const suffix = manyMethods ? `.${method.toLowerCase()}` : ''
+function baseOperationId(names: OperationNames, route: RouteDefinition, method: string, form: OpenApiForm): string {
+  const id = names.operationId(route, method, form.path)
+  if (typeof route.handler === 'function' && !route.routeName) return id
+  const suffix = route.methods.length > 1 ? `.${method.toLowerCase()}` : ''
   const without = form.without.length > 0 ? `_without_${form.without.join('_')}` : ''
-  if (route.routeName) return route.routeName + suffix + without
-  if (typeof route.handler !== 'function') return `${route.handler[0].name}.${route.handler[1]}${suffix}${without}`
-  const path = form.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')
-  return `${method.toLowerCase()}_${path || 'root'}`
+  return id + suffix + without
 }
 
+/**
+ * The id itself, or with `_2`, `_3` where two routes would share one: only routes without names whose controllers
+ * the document cannot tell apart (classes of one name, compiled without their files) come to that.
+ */
 function uniqueId(base: string, taken: Set<string>): string {
   let id = base
   for (let n = 2; taken.has(id); n++) id = `${base}_${n}`
@@ -273,21 +347,4 @@ function uniqueId(base: string, taken: Set<string>): string {
 /** A components key made from the operation: `TaskController.store` and `Body` give `TaskController_store_Body`. */
 function schemaName(operationId: string, part: string): string {
   return `${operationId.replace(/[^A-Za-z0-9_-]/g, '_')}_${part}`
-}
-
-/** The controller's name without `Controller`, else the first segment of the path that is not a parameter. */
-function defaultTag(route: RouteDefinition): string {
-  if (typeof route.handler !== 'function') return route.handler[0].name.replace(/Controller$/, '') || route.handler[0].name
-  return route.pattern.split('/').find((segment) => segment !== '' && !segment.includes('{')) ?? 'default'
-}
-
-/** `auth` from fw-runtime/auth (by its name, so that this module does not load the auth code), or the alias `auth`. */
-function isAuth(middleware: MiddlewareReference): boolean {
-  return typeof middleware === 'string' ? middleware === 'auth' : middleware.name === 'auth'
-}
-
-/** Laravel's `can:update,post` by name, or a middleware function named `can…` or `authorize…`. */
-function isAuthorization(middleware: MiddlewareReference): boolean {
-  const name = typeof middleware === 'string' ? middleware : middleware.name
-  return /^(can|authorize)([A-Z:_]|$)/.test(name)
 }

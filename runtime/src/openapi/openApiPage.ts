@@ -2,8 +2,7 @@ import { appRoot } from '../config/appRoot.js'
 import { isProduction } from '../config/environment.js'
 import { Response } from '../http/Response.js'
 import type { Middleware, RouteDefinition } from '../routing/RouteDefinition.js'
-import { openApiDocument } from './openApiDocument.js'
-import { packageInfo } from './packageInfo.js'
+import { appOpenApiDocument } from './appOpenApiDocument.js'
 
 /** Where the document is served. */
 export const OPENAPI_PATH = '/openapi.json'
@@ -18,8 +17,9 @@ export function openApiEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /**
  * `GET /openapi.json`: the OpenAPI 3.1.0 document of the router's routes, which the router puts among its own pages,
- * for paths no route takes (a route of the app at that path wins). The document is built on the first request and
- * kept: the routes are frozen by then.
+ * for paths no route takes (a route of the app at that path wins), with `servers` from `APP_URL` and operationIds from
+ * the controllers' files (see `appOpenApiDocument`). The document is built on the first request and kept: the routes
+ * are frozen by then.
  *
  * @example
  * ```ts
@@ -27,11 +27,17 @@ export function openApiEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
  * ```
  */
 export function openApiPage(routes: () => readonly RouteDefinition[]): Middleware {
-  let body: string | undefined
+  let body: Promise<string> | undefined
   return (request, next) => {
     const method = request.method()
     if (request.uri() !== OPENAPI_PATH || (method !== 'GET' && method !== 'HEAD')) return next()
-    body ??= JSON.stringify(openApiDocument(routes(), packageInfo(appRoot())))
-    return new Response(body, 200, { 'Content-Type': 'application/json; charset=utf-8' })
+    body ??= appOpenApiDocument(routes(), appRoot()).then(
+      (document) => JSON.stringify(document),
+      (error: unknown) => {
+        body = undefined // the next request tries again, and says again what failed
+        throw error
+      },
+    )
+    return body.then((text) => new Response(text, 200, { 'Content-Type': 'application/json; charset=utf-8' }))
   }
 }
