@@ -4,6 +4,7 @@ import { z } from 'zod'
 import * as v from 'valibot'
 import { auth } from '../../src/auth/auth.js'
 import { Container } from '../../src/container/Container.js'
+import { documented } from '../../src/http/middlewareDocs.js'
 import type { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { openApiDocument } from '../../src/openapi/openApiDocument.js'
@@ -143,7 +144,11 @@ describe('openApiDocument', () => {
     expect(update.summary).toBe('Change a post')
     expect(update.parameters[0].schema).toMatchObject({ type: 'string', pattern: '^\\d+$' })
     expect(update.responses['404']).toBeDefined()
-    expect(document.paths['/'].get.responses).toEqual({ '200': { description: 'OK' } })
+    expect(document.paths['/'].get.responses).toEqual({
+      '200': { description: 'OK' },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '413': { $ref: '#/components/responses/PayloadTooLarge' },
+    })
     expect(document.paths['/'].get.tags).toEqual(['default'])
     expect(update.tags).toEqual(['Post'])
     expect(document.paths['/events'].post.tags).toEqual(['Events'])
@@ -157,17 +162,21 @@ describe('openApiDocument', () => {
     expect(() => makeRouter().get('/x', () => ({})).returns(200, 'html')).toThrow('"html" is not a media type')
   })
 
-  it('marks routes behind auth with 401, 403 behind can… middleware, and the bearer and cookie schemes', () => {
+  it('marks routes behind auth with its 401 and the bearer and cookie schemes; a can… alias adds nothing it does not declare', () => {
     const destroy = document.paths['/posts/{id}'].delete
     expect(destroy.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }])
-    expect(Object.keys(destroy.responses)).toEqual(['200', '401', '403'])
+    expect(Object.keys(destroy.responses)).toEqual(['200', '400', '401', '413'])
+    expect(destroy.responses['401']).toEqual({
+      description: 'Not signed in: no valid bearer token or session cookie',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    })
     expect(Object.keys(document.components.securitySchemes)).toEqual(['bearerAuth', 'sessionCookie'])
     expect(document.paths['/posts'].post.security).toBeUndefined()
+    expect(document.security).toEqual([])
   })
 
   it('documents a schema with no JSON Schema as not convertible instead of failing, and a recursive one by $ref', () => {
     expect(document.paths['/events'].post.requestBody.content['application/json'].schema['x-fw-schema']).toBe('not convertible')
-    expect(document.paths['/newsletter'].post.requestBody.content['application/json'].schema['x-fw-schema']).toBe('not convertible')
     const category = document.paths['/categories'].post.requestBody.content['application/json'].schema
     expect(category).toEqual({ $ref: '#/components/schemas/post_categories_Body' })
     expect(resolve(category.$ref, document).properties.children.items).toEqual({ $ref: '#/components/schemas/post_categories_Body' })
@@ -274,7 +283,7 @@ describe('contracts over HTTP', () => {
 
   it('serves the document at /openapi.json outside production', () => {
     expect(document.openapi).toBe('3.1.0')
-    expect(bodyOperations().map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /posts', 'PUT /posts/7', 'POST /categories'])
+    expect(bodyOperations().map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /posts', 'PUT /posts/7', 'POST /categories', 'POST /newsletter'])
   })
 
   it('accepts a sample built from the document, and answers 422 naming a required field dropped or of the wrong type', async () => {
@@ -323,5 +332,161 @@ describe('contracts over HTTP', () => {
     } finally {
       await plain.close()
     }
+  })
+})
+
+/** The X-API-Key check of the api starter, declared as an app declares its own middleware. */
+const apiKey = documented(
+  (request: Request, next: () => Promise<Response>) => (request.header('x-api-key') === 'secret-key' ? next() : Response.error('Unauthenticated', 401)),
+  {
+    responses: { 401: { description: 'No valid X-API-Key header' } },
+    security: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+  },
+)
+/** A throttle as the runtime's will declare it: a 429 with Retry-After. */
+const throttle = documented((_request: Request, next: () => Promise<Response>) => next(), {
+  responses: { 429: { description: 'Too many requests', headers: { 'Retry-After': 'Seconds to wait before trying again' } } },
+})
+const adminOnly = documented((_request: Request, next: () => Promise<Response>) => Promise.resolve(Response.error('Forbidden', 403)), {
+  responses: { 403: { description: 'Only for administrators' } },
+})
+
+function guardedRouter(): Router {
+  const router = new Router(new Container())
+  router.use(throttle)
+  router.use('/admin/*', adminOnly)
+  router.aliasMiddleware('can:edit,post', documented((_request, next) => next(), { responses: { 403: { description: 'Not allowed to edit this post' } } }))
+  router.aliasMiddleware('canView', (_request, next) => next())
+  router.post('/api/users', () => Response.json({ id: 1 }, 201)).middleware(apiKey).body(z.object({ name: z.string() })).returns(201, undefined, 'Created')
+  router.get('/me', () => ({ me: true })).middleware(auth)
+  router.get('/home', () => Response.html('<h1>Home</h1>')).middleware(auth).returns(200, 'text/html', 'The home page')
+  router.get('/password', () => ({})).middleware('session', auth, 'csrf')
+  router.post('/password', () => ({})).middleware('session', auth, 'csrf')
+  router.post('/contact', () => ({})).middleware('session', 'csrf')
+  router.put('/posts/{id}', () => ({})).middleware(auth, 'can:edit,post')
+  router.get('/secret', () => ({})).middleware('canView')
+  router.get('/posts/{id}', () => ({ id: 1 })).where('id', /\d+/)
+  router.get('/tags/{slug}', () => ({})).where('slug', /[a-z]+/i)
+  router.get('/links/{id}', () => ({})).middleware('signed')
+  router.get('/dashboard', () => ({})).middleware(auth, 'verified')
+  router.get('/admin/stats', () => ({}))
+  return router
+}
+
+describe('openApiDocument of what middleware declare', () => {
+  const document = openApiDocument(guardedRouter().commit().getRoutes(), info, { serverUrl: 'https://api.example.com/' }) as any
+  const operation = (method: string, path: string) => document.paths[path][method]
+
+  it('is valid, with servers from APP_URL and an empty root security: an operation nothing guards is public', async () => {
+    const result = await validateOpenApi(structuredClone(document))
+    expect(result.valid ? [] : result.errors).toEqual([])
+    expect(document.servers).toEqual([{ url: 'https://api.example.com' }])
+    expect(document.security).toEqual([])
+    expect(operation('get', '/secret').security).toBeUndefined()
+  })
+
+  it("adds an app's own middleware's response and security scheme", () => {
+    const store = operation('post', '/api/users')
+    expect(store.security).toEqual([{ apiKey: [] }])
+    expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' })
+    expect(store.responses['401']).toEqual({ description: 'No valid X-API-Key header', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+    expect(store.responses['201']).toEqual({ description: 'Created' })
+  })
+
+  it("adds global and path-scoped middleware's responses, a header with its schema", () => {
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const one of Object.values<any>(item)) {
+        expect(one.responses['429'], path).toEqual({
+          description: 'Too many requests',
+          headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        })
+      }
+    }
+    expect(operation('get', '/admin/stats').responses['403'].description).toBe('Only for administrators')
+    expect(operation('get', '/me').responses['403']).toBeUndefined()
+  })
+
+  it('documents auth: 401 on a JSON operation, and its redirect to sign in as well on a page', () => {
+    expect(Object.keys(operation('get', '/me').responses)).toEqual(['200', '400', '401', '413', '429'])
+    const home = operation('get', '/home').responses
+    expect(Object.keys(home)).toEqual(['200', '302', '400', '401', '413', '429'])
+    expect(home['302']).toEqual({
+      description: 'A browser that is not signed in is sent to /login',
+      headers: { Location: { description: 'The sign-in page', schema: { type: 'string', format: 'uri-reference' } } },
+    })
+  })
+
+  it('combines credentials: auth and the CSRF check take a bearer token, or the session cookie with the CSRF token, on the methods it checks', () => {
+    expect(operation('post', '/password').security).toEqual([{ bearerAuth: [] }, { sessionCookie: [], csrfToken: [] }])
+    expect(operation('post', '/password').responses['419'].description).toMatch(/^CSRF token mismatch/)
+    expect(operation('get', '/password').security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }])
+    expect(operation('get', '/password').responses['419']).toBeUndefined()
+    expect(operation('post', '/contact').security).toEqual([{ bearerAuth: [] }, { csrfToken: [] }])
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['apiKey', 'bearerAuth', 'sessionCookie', 'csrfToken'])
+  })
+
+  it("gives a 403 only where a middleware declares it: a can… alias's declaration, signed, verified", () => {
+    expect(operation('put', '/posts/{id}').responses['403'].description).toBe('Not allowed to edit this post')
+    expect(operation('get', '/secret').responses['403']).toBeUndefined()
+    expect(operation('get', '/links/{id}').responses['403'].description).toMatch(/signature/)
+    expect(operation('get', '/dashboard').responses['403'].description).toBe('Your email address is not verified.')
+    expect(operation('get', '/dashboard').responses['302']).toBeUndefined()
+  })
+
+  it('turns a .where() pattern into the parameter\'s anchored pattern and a 404', () => {
+    const show = operation('get', '/posts/{id}')
+    expect(show.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:\\d+)$' } }])
+    expect(show.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    // JSON Schema patterns have no flags: a case-insensitive one is told in words.
+    expect(operation('get', '/tags/{slug}').parameters[0].schema).toEqual({ type: 'string', description: 'Matches /^(?:[a-z]+)$/i; anything else is a 404.' })
+  })
+
+  it('gives every error a JSON body, Error or ValidationError, and every operation a 4xx', () => {
+    const shared = document.components.responses
+    for (const item of Object.values<any>(document.paths)) {
+      for (const one of Object.values<any>(item)) {
+        const statuses = Object.keys(one.responses)
+        expect(statuses.some((status) => status.startsWith('4')), one.operationId).toBe(true)
+        for (const status of statuses.filter((code) => Number(code) >= 400)) {
+          const response = one.responses[status].$ref ? shared[one.responses[status].$ref.split('/').pop()] : one.responses[status]
+          expect(response.content['application/json'].schema.$ref, `${one.operationId} ${status}`).toMatch(/^#\/components\/schemas\/(Error|ValidationError)$/)
+        }
+      }
+    }
+    expect(operation('post', '/api/users').responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' })
+  })
+
+  describe('over HTTP, without credentials', () => {
+    let server: RunningServer
+    const previousKey = process.env.APP_KEY
+
+    beforeAll(async () => {
+      process.env.APP_KEY = `base64:${Buffer.alloc(32, 7).toString('base64')}`
+      server = await listenOn(serveNode, guardedRouter())
+    })
+    afterAll(async () => {
+      await server.close()
+      if (previousKey === undefined) delete process.env.APP_KEY
+      else process.env.APP_KEY = previousKey
+    })
+
+    it('answers each operation with a status its document lists, as an API client and as a browser', async () => {
+      const answers: string[] = []
+      for (const [path, item] of Object.entries<any>(document.paths)) {
+        for (const [method, one] of Object.entries<any>(item)) {
+          const page = Object.values<any>(one.responses).some((response) => response.content?.['text/html'])
+          const url = server.url + path.replace(/\{\w+\}/, '7')
+          const headers = page ? { Accept: 'text/html' } : { Accept: 'application/json', 'Content-Type': 'application/json' }
+          const response = await fetch(url, { method: method.toUpperCase(), headers, redirect: 'manual', ...(method === 'get' ? {} : { body: '{}' }) })
+          await response.arrayBuffer()
+          expect(Object.keys(one.responses), `${method.toUpperCase()} ${path}`).toContain(String(response.status))
+          answers.push(`${method.toUpperCase()} ${path} ${response.status}`)
+        }
+      }
+      expect(answers).toEqual(expect.arrayContaining(['POST /api/users 401', 'GET /me 401', 'GET /home 302', 'POST /password 401', 'POST /contact 419', 'GET /links/{id} 403', 'GET /admin/stats 403']))
+      expect((await fetch(`${server.url}/posts/abc`)).status).toBe(404)
+      expect((await fetch(`${server.url}/api/users`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' })).status).toBe(400)
+    })
   })
 })
