@@ -204,3 +204,67 @@ describe('the api starter\'s .fw/api.d.ts', () => {
     }
   })
 })
+
+const BLOG_ROUTES = [
+  "import { Response, Route } from 'fw-runtime'",
+  "import { z } from 'zod'",
+  '',
+  'interface Category { name: string; children: Category[] }',
+  'const Category: z.ZodType<Category> = z.object({ name: z.string(), get children() { return z.array(Category) } })',
+  'const Tree: z.ZodType<Category> = z.lazy(() => z.object({ name: z.string(), children: z.array(Tree) }))',
+  '',
+  "Route.post('/blog/posts', async (request) => Response.json({ id: 1, ...(await request.validate<object>()) }, 201))",
+  '  .body(z.object({ title: z.string(), published: z.boolean().default(false), tags: z.array(z.string()).default([]), meta: z.json().optional(), category: Category.optional() }))',
+  '  .returns(201, z.object({ id: z.number().int(), title: z.string(), published: z.boolean() }))',
+  "Route.post('/blog/trees', async (request) => ({ tree: await request.validate() })).body(Tree).returns(200, z.object({ tree: Tree }))",
+  '',
+].join('\n')
+
+const BLOG_CLIENT = [
+  "import { createClient } from 'fw-runtime/client'",
+  "import type { paths } from './.fw/api.js'",
+  '',
+  "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8000' })",
+  "const created = await api.POST('/blog/posts', { body: { title: 'Hello', published: false } })",
+  'const published: boolean | undefined = created.data?.published',
+  "await api.POST('/blog/posts', { body: { title: 'A tree', meta: { any: [1, 'two', null, { deep: true }] }, category: { name: 'a', children: [{ name: 'b', children: [] }] } } })",
+  "const tree = await api.POST('/blog/trees', { body: { name: 'root', children: [{ name: 'leaf', children: [] }] } })",
+  'const leaf: string | undefined = tree.data?.tree.children[0]?.name',
+  'console.log(published, leaf)',
+  '',
+].join('\n')
+
+const BLOG_WRONG = [
+  "import { createClient } from 'fw-runtime/client'",
+  "import type { paths } from './.fw/api.js'",
+  '',
+  "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8000' })",
+  "await api.POST('/blog/trees', { body: { name: 'root', children: [{ name: 1, children: [] }] } })",
+  '',
+].join('\n')
+
+describe('fw types of recursive bodies and defaults', () => {
+  let app: FwApp
+
+  beforeAll(() => {
+    app = createFwApp()
+    symlinkSync(join(repository, 'node_modules/zod'), join(app.dir, 'node_modules/zod'), 'dir')
+    symlinkSync(join(repository, 'node_modules/@types'), join(app.dir, 'node_modules/@types'), 'dir')
+    app.write('routes/web.ts', BLOG_ROUTES)
+    app.write('blog.ts', BLOG_CLIENT)
+    app.write('blog-wrong.ts', BLOG_WRONG)
+  })
+  afterAll(() => app.remove())
+
+  it("types z.json(), a getter tree and a z.lazy tree through their components, and leaves a .default() field out of what a client must send", async () => {
+    expect(await app.fw(['types'])).toMatchObject({ code: 0, stderr: '', stdout: 'Wrote .fw/api.d.ts: 2 routes.\n' })
+    // openapi-typescript writes `export type $defs` for every document; a $defs property of a schema is the bug.
+    expect(app.read('.fw/api.d.ts')).not.toMatch(/\$defs\??:/)
+    const blog = typecheck(app, 'blog.ts')
+    expect(blog.output).toBe('')
+    expect(blog.code).toBe(0)
+    const wrong = typecheck(app, 'blog-wrong.ts')
+    expect(wrong.code).toBe(2)
+    expect(wrong.output).toMatch(/blog-wrong\.ts\(5,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)
+  }, 120_000)
+})

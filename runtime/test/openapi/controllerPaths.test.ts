@@ -19,15 +19,18 @@ function write(file: string, text: string): string {
   return path
 }
 
-async function controller(file: string, name: string): Promise<Constructor<object>> {
-  return ((await import(pathToFileURL(join(app, file)).href)) as Record<string, Constructor<object>>)[name]!
+/** The controllers of the test's files: `store` and `index`. */
+type Controller = Constructor<{ store(): object; index(): unknown[] }>
+
+async function controller(file: string, name: string): Promise<Controller> {
+  return ((await import(pathToFileURL(join(app, file)).href)) as Record<string, Controller>)[name]!
 }
 
 describe('controllerPaths', () => {
-  let ApiUserController: Constructor<object>
-  let UserController: Constructor<object>
-  let ReportController: Constructor<object>
-  let Inline: Constructor<object>
+  let ApiUserController: Controller
+  let UserController: Controller
+  let ReportController: Controller
+  let Inline: Controller
 
   beforeAll(async () => {
     write('App/Controllers/UserController.ts', CONTROLLER('UserController'))
@@ -40,6 +43,9 @@ describe('controllerPaths', () => {
     UserController = await controller('App/Controllers/UserController.ts', 'UserController')
     ReportController = await controller('dist/App/Controllers/Admin/ReportController.js', 'ReportController')
     Inline = class UserController {
+      store() {
+        return {}
+      }
       index() {
         return []
       }

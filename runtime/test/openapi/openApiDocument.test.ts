@@ -477,7 +477,7 @@ describe('openApiDocument of what middleware declare', () => {
         for (const [method, one] of Object.entries<any>(item)) {
           const page = Object.values<any>(one.responses).some((response) => response.content?.['text/html'])
           const url = server.url + path.replace(/\{\w+\}/, '7')
-          const headers = page ? { Accept: 'text/html' } : { Accept: 'application/json', 'Content-Type': 'application/json' }
+          const headers: Record<string, string> = page ? { Accept: 'text/html' } : { Accept: 'application/json', 'Content-Type': 'application/json' }
           const response = await fetch(url, { method: method.toUpperCase(), headers, redirect: 'manual', ...(method === 'get' ? {} : { body: '{}' }) })
           await response.arrayBuffer()
           expect(Object.keys(one.responses), `${method.toUpperCase()} ${path}`).toContain(String(response.status))
