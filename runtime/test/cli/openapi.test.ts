@@ -31,6 +31,7 @@ describe('fw openapi', () => {
   beforeAll(() => {
     app = appWithZod()
     app.write('routes/web.ts', ROUTES)
+    app.write('.env', 'APP_URL=https://notes.example.com/\n')
   })
   afterAll(() => app.remove())
 
@@ -41,6 +42,7 @@ describe('fw openapi', () => {
     expect(result.code).toBe(0)
     const document = JSON.parse(app.read('docs/openapi.json'))
     expect(document.info).toEqual({ title: 'fw-test-app', version: '0.0.0' })
+    expect(document.servers).toEqual([{ url: 'https://notes.example.com' }])
     expect(document.paths['/notes'].post.requestBody.content['application/json'].schema.required).toEqual(['text'])
     const verdict = await validateOpenApi(document)
     expect(verdict.valid ? [] : verdict.errors).toEqual([])
@@ -74,7 +76,18 @@ describe('the minimal starter\'s document', () => {
       const verdict = await validateOpenApi(structuredClone(document))
       expect(verdict.valid ? [] : verdict.errors).toEqual([])
       expect(document.paths).toEqual({
-        '/': { get: { operationId: 'HomeController.index', tags: ['Home'], description: 'Handled by HomeController@index.', responses: { '200': { description: 'OK' } } } },
+        '/': {
+          get: {
+            operationId: 'HomeController.index',
+            tags: ['Home'],
+            description: 'Handled by HomeController@index.',
+            responses: {
+              '200': { description: 'OK' },
+              '400': { $ref: '#/components/responses/BadRequest' },
+              '413': { $ref: '#/components/responses/PayloadTooLarge' },
+            },
+          },
+        },
       })
     } finally {
       app.remove()
@@ -131,10 +144,16 @@ describe('the api starter\'s document', () => {
     }
   })
 
+  it('names operations by their controllers\' files, and tags them with the folder where two controllers share a name', () => {
+    expect(document.paths['/api/users'].post).toMatchObject({ operationId: 'Api.UserController.store', tags: ['Api/User'] })
+    expect(document.paths['/users'].post).toMatchObject({ operationId: 'UserController.store', tags: ['User'] })
+    expect(document.paths['/api/tasks'].post).toMatchObject({ operationId: 'Api.TaskController.store', tags: ['Task'] })
+  })
+
   it('POST /api/users: its contract documents the body and keeps the handler\'s order, 400, then 422, then 401', async () => {
     const operation = document.paths['/api/users'].post
-    expect(Object.keys(operation.responses)).toEqual(['201', '400', '401', '422'])
-    expect(operation.responses['422']).toEqual({ description: 'Invalid email format' })
+    expect(Object.keys(operation.responses)).toEqual(['201', '400', '401', '413', '422'])
+    expect(operation.responses['422']).toEqual({ description: 'Invalid email format', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
     const sample = sampleOf(operation.requestBody.content['application/json'].schema, document) as Record<string, unknown>
     expect((await send('POST', '/api/users', sample, { 'X-API-Key': 'secret-key' })).status).toBe(201)
     expect((await send('POST', '/api/users', { ...sample, email: 'not-an-email', name: undefined })).status).toBe(400)
