@@ -131,10 +131,10 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@index. */
-        get: operations["TaskController.index"];
+        get: operations["Api.TaskController.index"];
         put?: never;
         /** @description Handled by TaskController@store. */
-        post: operations["TaskController.store"];
+        post: operations["Api.TaskController.store"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,12 +149,12 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@show. */
-        get: operations["TaskController.show"];
+        get: operations["Api.TaskController.show"];
         /** @description Handled by TaskController@update. */
-        put: operations["TaskController.update"];
+        put: operations["Api.TaskController.update"];
         post?: never;
         /** @description Handled by TaskController@destroy. */
-        delete: operations["TaskController.destroy"];
+        delete: operations["Api.TaskController.destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +170,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** @description Handled by UserController@store. */
-        post: operations["UserController.store_2"];
+        post: operations["Api.UserController.store"];
         delete?: never;
         options?: never;
         head?: never;
@@ -185,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by PostController@index. */
-        get: operations["PostController.index"];
+        get: operations["Api.PostController.index"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,7 +202,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by DataController@show. */
-        get: operations["DataController.show"];
+        get: operations["Api.DataController.show"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,7 +226,26 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description The body cannot be read: not valid JSON, or a malformed multipart body */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is over the size limit (1 MiB unless the server says otherwise) */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -250,6 +269,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HomeController.hello": {
@@ -268,6 +289,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HomeController.greet": {
@@ -288,6 +311,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.index": {
@@ -306,6 +331,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.store": {
@@ -324,6 +351,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.show": {
@@ -344,6 +373,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.update": {
@@ -364,6 +395,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.destroy": {
@@ -384,6 +417,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HealthController.show": {
@@ -402,6 +437,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "DownloadController.show": {
@@ -420,9 +457,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "TaskController.index": {
+    "Api.TaskController.index": {
         parameters: {
             query?: never;
             header?: never;
@@ -447,9 +486,11 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "TaskController.store": {
+    "Api.TaskController.store": {
         parameters: {
             query?: never;
             header?: never;
@@ -481,15 +522,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -501,7 +535,7 @@ export interface operations {
             };
         };
     };
-    "TaskController.show": {
+    "Api.TaskController.show": {
         parameters: {
             query?: never;
             header?: never;
@@ -527,16 +561,20 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description No task with that id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "TaskController.update": {
+    "Api.TaskController.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -563,15 +601,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -583,7 +614,7 @@ export interface operations {
             };
         };
     };
-    "TaskController.destroy": {
+    "Api.TaskController.destroy": {
         parameters: {
             query?: never;
             header?: never;
@@ -601,9 +632,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "UserController.store_2": {
+    "Api.UserController.store": {
         parameters: {
             query?: never;
             header?: never;
@@ -632,25 +665,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No valid X-API-Key header */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Invalid email format */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    "PostController.index": {
+    "Api.PostController.index": {
         parameters: {
             query?: {
                 page?: string;
@@ -681,6 +721,8 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -692,7 +734,7 @@ export interface operations {
             };
         };
     };
-    "DataController.show": {
+    "Api.DataController.show": {
         parameters: {
             query?: {
                 format?: "json" | "text" | "html";
@@ -715,8 +757,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
