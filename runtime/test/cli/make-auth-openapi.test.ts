@@ -39,6 +39,19 @@ describe('the document of an app made by fw make:auth', () => {
     expect(document.paths['/login'].post.responses['401']).toBeUndefined()
   })
 
+  it("says what each route's middleware answer and take, and passes Redocly's security-defined and operation-4xx-response", async () => {
+    expect(document.paths['/me'].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }])
+    expect(document.paths['/password'].post.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [], csrfToken: [] }])
+    expect(document.paths['/password'].post.responses['419']).toBeDefined()
+    expect(document.paths['/me'].get.responses['419']).toBeUndefined()
+    expect(document.paths['/email/verify/{id}/{hash}'].get.responses['403'].description).toMatch(/signature/)
+    expect(document.paths['/login'].post.security).toBeUndefined()
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['bearerAuth', 'sessionCookie', 'csrfToken'])
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core')
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) })
+    expect(problems.filter((problem) => ['security-defined', 'operation-4xx-response'].includes(problem.ruleId)).map((problem) => problem.location[0]?.pointer)).toEqual([])
+  })
+
   describe.each(BACKENDS)('over HTTP, on $name', (backend) => {
     let server: { url: string; child: ChildProcess }
     let stopDatabase: () => void
