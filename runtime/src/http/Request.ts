@@ -5,6 +5,7 @@ import type { RouteContract } from '../routing/RouteContract.js'
 import type { Session } from '../session/Session.js'
 import { HttpError } from './HttpError.js'
 import { parseMultipart } from './parseMultipart.js'
+import { prefersHtml } from './prefersHtml.js'
 import { randomRequestId } from './randomRequestId.js'
 import type { UploadedFile } from './UploadedFile.js'
 import { validate } from './validate.js'
@@ -549,11 +550,18 @@ export class Request {
     return this.session.token()
   }
 
-  /** Whether the client asked for JSON (an `Accept` with json, or a JSON body): for choosing 401 or a redirect. */
+  /**
+   * Whether to answer with JSON rather than a page or a redirect: yes for every client but a browser asking for a
+   * page, that is, unless the `Accept` header names `text/html` and prefers it to JSON (see `prefersHtml`). curl,
+   * fetch and generated clients (`*\/*` or no `Accept`) get JSON, as do `X-Requested-With: XMLHttpRequest` calls.
+   * Fw's 401 or redirect to sign in, its error pages and `verified` choose by it.
+   *
+   * @example
+   * ```ts
+   * return request.expectsJson() ? Response.json({ saved: true }) : Response.redirect('/settings', 303)
+   * ```
+   */
   expectsJson(): boolean {
-    const accept = this.header('accept') ?? ''
-    if (accept.includes('json')) return true
-    if (accept.includes('text/html')) return false
-    return (this.header('content-type') ?? '').includes('json') || this.header('x-requested-with') === 'XMLHttpRequest'
+    return !prefersHtml(this.header('accept')) || this.header('x-requested-with') === 'XMLHttpRequest'
   }
 }
