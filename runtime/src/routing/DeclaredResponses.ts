@@ -5,11 +5,17 @@ import { Response } from '../http/Response.js'
 import { jsonSchemaOf, type JsonSchema } from '../openapi/jsonSchemaOf.js'
 import type { RouteDefinition } from './RouteDefinition.js'
 
+type Serializer = (value: unknown) => string
+
 /** One status a route declares with a schema: the schema, and its compiled serialiser. */
 interface Held {
   readonly schema: StandardSchemaV1
+  /** `GET /authors .returns(200, schema)`, for the messages. */
+  readonly what: string
   /** The JSON of a value in the declared shape, undeclared properties left out; undefined when the schema offers no JSON Schema. */
-  readonly serialize: ((value: unknown) => string) | undefined
+  serializer: Serializer | undefined
+  /** False until the serialiser is compiled: in development, on the status's first answer. */
+  compiled: boolean
 }
 
 /**
@@ -23,6 +29,11 @@ interface Held {
  *   JSON): a mismatch is a 500 whose message (with `APP_DEBUG`) and log line name the route, the status and the
  *   failing field (`GET /authors answered 200 outside its declared schema: authors.0.name: …`); so is a 2xx status
  *   the route does not declare when it declares its 2xx responses. An answer that passes is shaped as in production.
+ *
+ * Production compiles every serialiser here, when the routes compile, and a request pays only for the call.
+ * Compiling one costs a few milliseconds (the JSON Schema, then fast-json-stringify's code), so development
+ * compiles each on the status's first answer instead: `fw serve` restarts the app on every change, and an app of
+ * 400 declared routes would wait seconds for it.
  *
  * Only the handler's own answers are held: the answers of middleware and errors (HttpError, ValidationError) are
  * not, nor a body that is not JSON (a page for a browser on the same status).
@@ -46,8 +57,9 @@ export class DeclaredResponses {
 
   /**
    * The declared responses of a route, compiled; undefined when there is nothing to hold (no `.returns()` with a
-   * schema, and in development no declared 2xx either), so that such a route costs nothing more. A schema whose
-   * JSON Schema fast-json-stringify cannot compile throws here, at startup, naming the route and the status.
+   * schema, and in development no declared 2xx either), so that such a route costs nothing more. In production a
+   * schema whose JSON Schema fast-json-stringify cannot compile throws here, at startup, naming the route and the
+   * status (in development, at its first answer).
    */
   static for(route: RouteDefinition, production = isProduction()): DeclaredResponses | undefined {
     const responses = route.declared?.responses
@@ -58,9 +70,10 @@ export class DeclaredResponses {
       const status = Number(key)
       if (status >= 200 && status < 300) successes.push(status)
       if (schema === undefined) continue
-      const serialize = serializerOf(schema, `${route} .returns(${status}, schema)`)
+      const what = `${route} .returns(${status}, schema)`
+      const serializer = production ? serializerOf(schema, what) : undefined
       // In production a schema without JSON Schema has nothing to shape with: its answers go out as they are.
-      if (!production || serialize !== undefined) held.set(status, { schema, serialize })
+      if (!production || serializer !== undefined) held.set(status, { schema, what, serializer, compiled: production })
     }
     if (held.size === 0 && (production || successes.length === 0)) return undefined
     return new DeclaredResponses(route, held, successes.length > 0 ? successes : null, production)
@@ -105,14 +118,18 @@ export class DeclaredResponses {
       const problems = result.issues.map((issue) => `${pathOf(issue) || '(the body)'}: ${issue.message}`)
       throw new Error(`${this.route} answered ${status} outside its declared schema (.returns(${status}, …)): ${problems.join('; ')}`)
     }
-    const text = held.serialize === undefined ? undefined : this.serialize(held, status, json)
+    if (!held.compiled) {
+      held.serializer = serializerOf(held.schema, held.what)
+      held.compiled = true
+    }
+    const text = held.serializer === undefined ? undefined : this.serialize(held, status, json)
     if (response !== undefined) return text === undefined ? response : response.setContent(text)
     return Response.serializedJson(text ?? JSON.stringify(json), status)
   }
 
   private serialize(held: Held, status: number, value: unknown): string {
     try {
-      return held.serialize!(value)
+      return held.serializer!(value)
     } catch (error) {
       // fast-json-stringify refuses what it cannot write in the shape: a required property missing, "abc" for an integer.
       throw new Error(`${this.route} answered ${status} that does not fit its declared schema (.returns(${status}, …)): ${(error as Error).message}`, { cause: error })
@@ -127,12 +144,12 @@ export class DeclaredResponses {
 }
 
 /** The fast-json-stringify serialiser of a schema's output; undefined when the schema offers no JSON Schema. */
-function serializerOf(schema: StandardSchemaV1, what: string): ((value: unknown) => string) | undefined {
+function serializerOf(schema: StandardSchemaV1, what: string): Serializer | undefined {
   const json = jsonSchemaOf(schema, 'output')
   if (json === undefined) return undefined
   try {
     // Any JSON Schema of 2020-12 is taken; the library's types list only the shapes it writes fastest.
-    return fastJsonStringify(openObjects(json) as unknown as fastJsonStringify.AnySchema) as (value: unknown) => string
+    return fastJsonStringify(openObjects(json) as unknown as fastJsonStringify.AnySchema) as Serializer
   } catch (error) {
     throw new Error(`${what}: its JSON Schema cannot be compiled into a serialiser: ${(error as Error).message}`, { cause: error })
   }
