@@ -268,7 +268,7 @@ async function main() {
   const summary = summarize(samples, opts.servers, baseline)
 
   // The paired comparisons need both servers on one core and the load on the other.
-  const variants = serverList().filter((server) => server.id === 'fw-validate' || server.id === 'fw-contract')
+  const variants = serverList().filter((server) => ['fw-validate', 'fw-contract', 'fw-returns'].includes(server.id))
   const pairs = opts.pairedRounds > 0 ? comparisons({ ...opts, baseline, variants }) : []
   if (pairs.length > 0 && !pin.pinned) log('Paired measurement skipped: it needs the servers and the load pinned to separate cores.')
   let paired = []

@@ -13,7 +13,8 @@ const IDLE_TIMEOUT_MS = 15_000
  * The comparisons a run can make from its servers and cases: Fw against bare polka@next on the basic
  * cases, and against each server of `pairedWith` (an `--add`ed build of Fw, say); the two ways of validating
  * the echo's body against each other (`variants`: fw-validate and fw-contract, measured here even when the
- * rounds leave them out); and Fw with the most routes against Fw with the fewest.
+ * rounds leave them out); Fw whose `GET /users/{id}` declares its response (`.returns()`, fw-returns) against
+ * Fw whose route declares nothing; and Fw with the most routes against Fw with the fewest.
  */
 export function comparisons({ servers, caseNames, routeCounts, baseline, pairedWith = [], variants = [] }) {
   const fw = servers.find((server) => server.id === 'fw')
@@ -31,6 +32,11 @@ export function comparisons({ servers, caseNames, routeCounts, baseline, pairedW
   if (caseNames.includes('echo') && schema && declared) {
     const label = `Fw, .body(schema) and request.validate() ÷ request.validate(schema), ${CASES.echo.label}`
     list.push({ key: 'echo/contract', caseName: 'echo', label, a: { server: schema, routes: 0 }, b: { server: declared, routes: 0 } })
+  }
+  const returns = variants.find((server) => server.id === 'fw-returns')
+  if (caseNames.includes('user') && returns) {
+    const label = `Fw, .returns(200, schema) ÷ no .returns(), ${CASES.user.label}`
+    list.push({ key: 'user/returns', caseName: 'user', label, a: { server: fw, routes: 0 }, b: { server: returns, routes: 0 } })
   }
   const first = routeCounts[0]
   const last = routeCounts[routeCounts.length - 1]

@@ -14,7 +14,8 @@ function version(name, from = `${bench}node_modules/${name}`) {
 /**
  * The servers measured, in table order. `baseline` is the one every ratio is taken against.
  * `optional` servers run only when named with `--servers`; fw-validate and fw-contract, Fw validating the echo's
- * body the two ways, are also paired with each other whenever Fw answers the echo case (paired.mjs).
+ * body the two ways, are also paired with each other whenever Fw answers the echo case, and fw-returns, whose
+ * `GET /users/{id}` declares its response, with Fw whenever Fw answers the user case (paired.mjs).
  */
 export function serverList() {
   const runtime = version('fw-runtime', fileURLToPath(new URL('../../runtime', import.meta.url)))
@@ -39,6 +40,13 @@ export function serverList() {
       label: `Fw (fw-runtime ${runtime}), POST /users declaring .body(schema), validating with request.validate()`,
       file: 'servers/fw/public/index.js',
       env: { BENCH_VALIDATE: 'declared' },
+      optional: true,
+    },
+    {
+      id: 'fw-returns',
+      label: `Fw (fw-runtime ${runtime}), GET /users/{id} declaring .returns(200, schema)`,
+      file: 'servers/fw/public/index.js',
+      env: { BENCH_RETURNS: '1' },
       optional: true,
     },
     { id: 'polka-next', label: `polka ${version('polka-next')} (bare)`, file: 'servers/polka-next.mjs', baseline: true },

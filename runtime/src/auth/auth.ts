@@ -17,8 +17,9 @@ const session = startSession()
  * Lets only signed-in users through, and puts the user in `request.user` (read it with
  * `currentUser(request)`). An API client signs in with `Authorization: Bearer <token>`, a browser with its
  * session cookie (the `session` middleware runs first if the route did not name it). Without either, a
- * request that wants JSON gets 401 `{"error":"Unauthenticated"}` and a browser is sent to `/login`, which
- * brings it back.
+ * browser asking for a page (its `Accept` prefers `text/html` to JSON) is sent to `/login`, which brings it
+ * back; every other client (curl, fetch, generated clients: `Accept: *\/*` or none) gets 401
+ * `{"error":"Unauthenticated"}`, as the OpenAPI document says.
  *
  * @example
  * ```ts

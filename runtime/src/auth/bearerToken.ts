@@ -6,8 +6,9 @@ export function bearerToken(request: Request): string | undefined {
 }
 
 /**
- * Whether to answer this request with JSON: it sends a bearer token (only API clients do), or it
- * expects JSON (`request.expectsJson()`: an Accept with json, or a JSON body).
+ * Whether to answer this request with JSON rather than a page or a redirect: it sends a bearer token (only API
+ * clients do), or it is not a browser asking for a page (`request.expectsJson()`: its `Accept` does not prefer
+ * `text/html` to JSON). curl, fetch and generated clients, which send `Accept: *\/*` or none, get JSON.
  *
  * @example
  * ```ts

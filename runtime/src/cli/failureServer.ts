@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { isAbsolute, join } from 'node:path'
 import { errorPage } from '../http/errorPage.js'
+import { prefersHtml } from '../http/prefersHtml.js'
 import { html, raw } from '../view/html.js'
 import type { AppFailure } from './appFailure.js'
 
@@ -69,7 +70,7 @@ ${frame === undefined ? '' : html`<pre class="frame">${frame}</pre>`}
 /**
  * The answer to every request while the app under `fw serve` cannot run: 500 with the error, the file, line and
  * column (as Vite's and Laravel's error overlays show a syntax error), an HTML page for a browser (an `Accept`
- * that names HTML and no JSON) and `{"error": …}` for anyone else. With `debug` off (`APP_DEBUG=false`, or
+ * that prefers HTML to JSON: `prefersHtml`) and `{"error": …}` for anyone else. With `debug` off (`APP_DEBUG=false`, or
  * production) it says no more than the app's own 500 would.
  */
 export function failureAnswer(failure: AppFailure, root: string, debug: boolean): (req: IncomingMessage, res: ServerResponse) => void {
@@ -82,8 +83,7 @@ export function failureAnswer(failure: AppFailure, root: string, debug: boolean)
     : JSON.stringify({ error: 'Internal Server Error' })
   const page = debug ? failurePage(failure, root) : errorPage(500, 'Internal Server Error')
   return (req, res) => {
-    const accept = req.headers.accept ?? ''
-    const wantsPage = accept.includes('text/html') && !accept.includes('json')
+    const wantsPage = prefersHtml(req.headers.accept)
     req.resume()
     res.writeHead(500, {
       'Content-Type': wantsPage ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',

@@ -3,8 +3,10 @@ import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { RouteContract } from '../routing/RouteContract.js'
 import type { Session } from '../session/Session.js'
+import { bodyToValidate } from './bodyToValidate.js'
 import { HttpError } from './HttpError.js'
 import { parseMultipart } from './parseMultipart.js'
+import { prefersHtml } from './prefersHtml.js'
 import { randomRequestId } from './randomRequestId.js'
 import type { UploadedFile } from './UploadedFile.js'
 import { validate } from './validate.js'
@@ -77,6 +79,11 @@ function lookup(source: unknown, path: string): unknown {
   return current
 }
 
+/** The output type of a contract's body or query schema; `unknown` when it declares none (a Request without a contract). */
+export type DeclaredOutput<Contract, Part extends 'body' | 'query'> = Contract extends { readonly [Key in Part]: infer Schema extends StandardSchemaV1 }
+  ? StandardSchemaV1.InferOutput<Schema>
+  : unknown
+
 /** What the router matched, as a request sees it (the router's RouteDefinition). */
 export interface MatchedRoute {
   /** The pattern as registered, e.g. `/users/{id}`. */
@@ -121,7 +128,7 @@ function targetOf(url: string): string {
  * })
  * ```
  */
-export class Request {
+export class Request<Contract extends RouteContract = RouteContract> {
   /** Node's request object, for what the accessors do not cover. */
   readonly raw: IncomingMessage
   /** Route parameters by name, filled in by the router (an object without a prototype). */
@@ -280,7 +287,10 @@ export class Request {
   /**
    * The input (query and body, as `all()` gives it) checked by any Standard Schema validator (zod 4, valibot,
    * arktype, …), typed as the schema's output. Invalid input throws a ValidationError: a 422 with
-   * `{"error": "The given data was invalid.", "errors": {"title": ["…"]}}`.
+   * `{"error": "The given data was invalid.", "errors": {"title": ["…"]}}`. A body that is not an object
+   * (`[null,null]`, `42`, `null`; none at all on a route that declares `.body()`) is refused with
+   * `errors: { input: ['The body must be a JSON object.'] }`, never read as `{}`; a schema of an array or a
+   * primitive (`z.array(…)`) validates such a body itself.
    *
    * @example
    * ```ts
@@ -290,28 +300,52 @@ export class Request {
   validate<Schema extends StandardSchemaV1>(schema: Schema): Promise<StandardSchemaV1.InferOutput<Schema>>
   /**
    * The body (by default) or the query checked by the schema the route declared with `.body(…)` or `.query(…)`.
-   * Its type is the one you give, `unknown` without it: to have it inferred, validate with the schema itself
-   * (`request.validate(storePost.body)`, a contract shared with the route). A route that declared no such
-   * schema throws a TypeError that says so.
+   * Typed by the contract given as the Request's type argument (`Request<typeof storeTask>`, where `storeTask` is a
+   * `defineContract(…)` the route takes with `.contract(storeTask)`), else by the type you give, else `unknown`.
+   * The body is validated as it came: one that is not an object (or none at all) is a 422 when the schema takes
+   * objects. A route that declared no such schema throws a TypeError that says so.
    *
    * @example
    * ```ts
-   * Route.post('/tasks', [TaskController, 'store']).body(z.object({ title: z.string() }))
-   * // in TaskController.store:
-   * const { title } = await request.validate<{ title: string }>()
-   * const { page } = await request.validate<{ page?: number }>('query')
+   * export const storeTask = defineContract({ body: z.object({ title: z.string() }), query: z.object({ draft: z.stringbool().optional() }) })
+   * Route.post('/tasks', [TaskController, 'store']).contract(storeTask)
+   * // in TaskController:
+   * async store(request: Request<typeof storeTask>) {
+   *   const { title } = await request.validate()        // { title: string }
+   *   const { draft } = await request.validate('query') // { draft?: boolean }
+   * }
    * ```
    */
-  validate<Output = unknown>(part?: 'body' | 'query'): Promise<Output>
+  validate<Output = DeclaredOutput<Contract, 'body'>>(part?: 'body'): Promise<Output>
+  validate<Output = DeclaredOutput<Contract, 'query'>>(part: 'query'): Promise<Output>
   validate(schemaOrPart: StandardSchemaV1 | 'body' | 'query' = 'body'): Promise<unknown> {
-    if (typeof schemaOrPart !== 'string') return validate(schemaOrPart, this.all())
+    if (typeof schemaOrPart !== 'string') {
+      // A JSON body that is not an object, or a route's declared body left out, is the body's to judge, not the query's.
+      if (isPlainObject(this.parsedBody) || !this.sentBody()) return validate(schemaOrPart, this.all())
+      return this.validateBody(schemaOrPart)
+    }
     const schema = this.matched?.declared?.[schemaOrPart]
     if (schema === undefined) {
       const route = this.matched ? `the route ${this.matched}` : 'a request outside a route'
       const call = schemaOrPart === 'body' ? 'validate()' : "validate('query')"
       return Promise.reject(new TypeError(`request.${call} needs the route's ${schemaOrPart} schema, and ${route} declares none: add .${schemaOrPart}(schema) to the route, or pass one: request.validate(schema)`))
     }
-    return validate(schema, schemaOrPart === 'body' ? (this.parsedBody ?? {}) : { ...this.query() })
+    return schemaOrPart === 'body' ? this.validateBody(schema) : validate(schema, { ...this.query() })
+  }
+
+  private validateBody(schema: StandardSchemaV1): Promise<unknown> {
+    try {
+      return validate(schema, bodyToValidate(schema, this.parsedBody))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** Whether the request carries a body for a body contract: one was parsed, it says JSON, or its route declares one. */
+  private sentBody(): boolean {
+    if (this.parsedBody !== undefined || this.matched?.declared?.body !== undefined) return true
+    const type = (this.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
+    return type === 'application/json' || type.endsWith('+json')
   }
 
   /** Whether every named key is present in the input. */
@@ -549,11 +583,18 @@ export class Request {
     return this.session.token()
   }
 
-  /** Whether the client asked for JSON (an `Accept` with json, or a JSON body): for choosing 401 or a redirect. */
+  /**
+   * Whether to answer with JSON rather than a page or a redirect: yes for every client but a browser asking for a
+   * page, that is, unless the `Accept` header names `text/html` and prefers it to JSON (see `prefersHtml`). curl,
+   * fetch and generated clients (`*\/*` or no `Accept`) get JSON, as do `X-Requested-With: XMLHttpRequest` calls.
+   * Fw's 401 or redirect to sign in, its error pages and `verified` choose by it.
+   *
+   * @example
+   * ```ts
+   * return request.expectsJson() ? Response.json({ saved: true }) : Response.redirect('/settings', 303)
+   * ```
+   */
   expectsJson(): boolean {
-    const accept = this.header('accept') ?? ''
-    if (accept.includes('json')) return true
-    if (accept.includes('text/html')) return false
-    return (this.header('content-type') ?? '').includes('json') || this.header('x-requested-with') === 'XMLHttpRequest'
+    return !prefersHtml(this.header('accept')) || this.header('x-requested-with') === 'XMLHttpRequest'
   }
 }

@@ -100,6 +100,12 @@ export class Response {
   /** The headers in the order set; a few, so a scan finds one faster than a map would. */
   private headers: readonly Header[]
   private cookies: string[] | null = null
+  /**
+   * The value `Response.json` was given, while the content is still its JSON (undefined otherwise): a route that
+   * declares the response's schema with `.returns()` shapes its answer from it without reading the JSON back.
+   * @internal
+   */
+  jsonValue: unknown = undefined
 
   constructor(content: ResponseContent = '', statusCode = 200, headers?: Record<string, string>) {
     this.content = contentToString(content)
@@ -117,7 +123,14 @@ export class Response {
    * ```
    */
   static json(data: unknown, statusCode = 200): Response {
-    return new Response(JSON.stringify(data) ?? 'null', statusCode).withShared(JSON_HEADERS)
+    const response = new Response(JSON.stringify(data) ?? 'null', statusCode).withShared(JSON_HEADERS)
+    response.jsonValue = data
+    return response
+  }
+
+  /** A JSON response of JSON already written (a declared response's shape, see `.returns()`). @internal */
+  static serializedJson(json: string, statusCode = 200): Response {
+    return new Response(json, statusCode).withShared(JSON_HEADERS)
   }
 
   /** An HTML response: `Response.html('<h1>Hi</h1>')`. */
@@ -227,6 +240,7 @@ export class Response {
 
   setContent(content: ResponseContent): this {
     this.content = contentToString(content)
+    this.jsonValue = undefined
     return this
   }
 

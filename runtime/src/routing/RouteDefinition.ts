@@ -273,6 +273,8 @@ export class RouteDefinition {
   private declare(part: RouteContract): this {
     this.names.assertOpen(`a contract on ${this}`)
     this.declared = { ...this.declared, ...part }
+    // The pipeline holds the answers to the declared responses: it is compiled again with them.
+    this.pipeline = undefined
     return this
   }
 

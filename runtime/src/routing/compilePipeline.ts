@@ -2,6 +2,7 @@ import type { Container } from '../container/Container.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { controllerFactory } from './controllerFactory.js'
+import { DeclaredResponses } from './DeclaredResponses.js'
 import type { Middleware, RouteDefinition, RouteHandler } from './RouteDefinition.js'
 
 /**
@@ -14,16 +15,21 @@ export type Pipeline = (request: Request, values: readonly string[]) => Response
 /** Turns a failure into its error response (the router's error hook, then the default). */
 export type RenderError = (error: unknown, request: Request) => Response
 
-/** The handler of a route as a pipeline step; a controller's method and construction are decided here, once. */
+/**
+ * The handler of a route as a pipeline step; a controller's method and construction are decided here, once, and so
+ * is what holds its answers to the responses it declares (`.returns()`, see DeclaredResponses).
+ */
 export function handlerStep(route: RouteDefinition, container: Container): Pipeline {
+  const declared = route.declared?.responses ? DeclaredResponses.for(route) : undefined
+  const answer = declared ? (result: unknown) => settleDeclared(result, route, declared) : (result: unknown) => settle(result, route)
   const handler = route.handler
-  if (typeof handler === 'function') return (request, values) => settle(handler(request, ...values), route)
+  if (typeof handler === 'function') return (request, values) => answer(handler(request, ...values))
   const [Controller, method] = handler
   // The method is found once, here: looked up by name per request, from code shared by every route, it
   // would be a megamorphic property access once an application has a few controllers.
   const action = (Controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method]!
   const make = controllerFactory(Controller, container)
-  return (request, values) => settle(action.call(make(request), request, ...values), route)
+  return (request, values) => answer(action.call(make(request), request, ...values))
 }
 
 /**
@@ -58,6 +64,16 @@ function settle(result: unknown, route: RouteDefinition): Response | Promise<Res
   if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
     return Promise.resolve(result).then((value) => toResponse(value, route))
   }
+  return toResponse(result, route)
+}
+
+/** `settle` for a route whose declared responses hold its answers. */
+function settleDeclared(result: unknown, route: RouteDefinition, declared: DeclaredResponses): Response | Promise<Response> {
+  if (result instanceof Response) return declared.answer(result)
+  if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+    return Promise.resolve(result).then((value) => settleDeclared(value, route, declared))
+  }
+  if (isPlainResult(result)) return declared.plain(result)
   return toResponse(result, route)
 }
 

@@ -13,11 +13,11 @@ export type ErrorHandler = (error: unknown, request: Request) => Response | unde
 /**
  * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
  * headers; anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
- * message and stack only when `debug` is on. A browser (an `Accept` that names HTML and no JSON) gets the
- * same status as an HTML page.
+ * message and stack only when `debug` is on. A browser asking for a page (`request.expectsJson()` is false: its
+ * `Accept` prefers `text/html` to JSON) gets the same status as an HTML page; every other client gets JSON.
  */
 export function renderError(error: unknown, request: Request, debug: boolean, logger: Logger): Response {
-  const page = wantsPage(request)
+  const page = !request.expectsJson()
   if (error instanceof HttpError) {
     if (!page) return error.toResponse()
     const response = Response.html(errorPage(error.status, error.message), error.status)
@@ -30,9 +30,4 @@ export function renderError(error: unknown, request: Request, debug: boolean, lo
   if (page) return Response.html(debug ? debugPage(detail, request) : errorPage(500, 'Internal Server Error'), 500)
   if (!debug) return Response.error('Internal Server Error', 500)
   return Response.json({ error: detail.message, exception: detail.name, stack: detail.stack?.split('\n').map((line) => line.trim()) }, 500)
-}
-
-function wantsPage(request: Request): boolean {
-  const accept = request.header('accept')
-  return accept !== null && accept.includes('text/html') && !accept.includes('json')
 }

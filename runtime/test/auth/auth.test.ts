@@ -1,6 +1,7 @@
 // fw-runtime/auth over real HTTP, on both servers, on SQLite and on PostgreSQL: the findings of the security
 // review of make:auth that the runtime closes (issue 16), each as an attacker would try it.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
@@ -107,6 +108,48 @@ describe.each(databases)('fw-runtime/auth on $name', ({ open }) => {
       expect([me.status, me.headers.get('content-type'), me.json.user]).toEqual([200, 'application/json', { id: 1, name: 'Ada', email: 'ada@example.com' }])
       expect((await api('POST', '/logout', undefined, token)).status).toBe(200)
       expect((await api('GET', '/me', undefined, token)).json).toEqual({ error: 'Unauthenticated' })
+    })
+
+    it('answers 401 JSON to every client but a browser asking for a page, which is sent to /login (issue 38)', async () => {
+      const chrome = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+      const asked = async (accept: string | undefined) => {
+        // node:http sends no Accept unless told: the client that sends none at all.
+        const { statusCode, headers, body } = await new Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+          const url = new URL('/me?tab=1', server.url)
+          request(url, { headers: accept === undefined ? {} : { Accept: accept } }, (response) => {
+            let body = ''
+            response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+            response.on('end', () => resolve({ statusCode: response.statusCode!, headers: response.headers, body }))
+          }).on('error', reject).end()
+        })
+        return [accept ?? 'none', statusCode, headers['content-type'] ?? null, statusCode === 302 ? headers.location : JSON.parse(body)]
+      }
+      const unauthenticated = (accept: string) => [accept, 401, 'application/json', { error: 'Unauthenticated' }]
+      // curl, fetch and generated clients: */* or no Accept at all; an API client that names JSON, first or alone.
+      for (const accept of ['*/*', undefined, 'application/json', 'application/json, text/html', 'text/html;q=0.5, application/json', 'text/*, application/*']) {
+        expect(await asked(accept)).toEqual(unauthenticated(accept ?? 'none'))
+      }
+      // Browsers: a navigation's Accept names text/html and prefers it to JSON, even with */* at the same quality.
+      for (const accept of [chrome, 'text/html', 'text/html, */*', 'application/json;q=0.5, text/html']) {
+        expect(await asked(accept)).toEqual([accept, 302, null, '/login?redirect=%2Fme%3Ftab%3D1'])
+      }
+      // The global fetch sends Accept: */*.
+      const fetched = await fetch(`${server.url}/me`, { redirect: 'manual' })
+      expect([fetched.status, await fetched.json()]).toEqual([401, { error: 'Unauthenticated' }])
+    })
+
+    it('sends a signed-in browser away from the guest pages, and lets a client that does not ask for a page through (issue 38)', async () => {
+      await register('ada@example.com')
+      const browser = new Browser(server.url)
+      await browser.submit('/login', { _token: await browser.csrfToken(), email: 'ada@example.com', password: PASSWORD })
+      const page = await browser.send('GET', '/login', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
+      expect([page.status, page.headers.get('location')]).toEqual([302, '/me'])
+      const script = await browser.send('GET', '/login', { headers: { Accept: '*/*' } })
+      expect([script.status, script.headers.get('location')]).toEqual([200, null])
+      const missing = await browser.send('GET', '/nowhere', { headers: { Accept: '*/*' } })
+      expect([missing.status, missing.json]).toEqual([404, { error: 'Not Found' }])
+      const missingPage = await browser.send('GET', '/nowhere', { headers: { Accept: 'text/html' } })
+      expect([missingPage.status, missingPage.headers.get('content-type')]).toEqual([404, 'text/html; charset=utf-8'])
     })
 
     it('asks for password_confirmation when the app says so, and registers an older app\'s form without it', async () => {

@@ -115,6 +115,9 @@ describe.each(BACKENDS)('email verification over HTTP with a real SMTP server, o
     expect((await browser.submit('/login', '/login', { email, password: PASSWORD })).status).toBe(303)
     const sent = await browser.get('/dashboard')
     expect([sent.status, sent.headers.get('location')]).toEqual([302, '/email/verify'])
+    // The same session from a script (fetch, curl: Accept */*) is not sent to a page: it gets the 403 JSON (issue 38).
+    const script = await browser.get('/dashboard', '*/*')
+    expect([script.status, await script.json()]).toEqual([403, { error: NOT_VERIFIED }])
     const notice = await browser.get('/email/verify')
     expect(notice.status).toBe(200)
     expect(await notice.text()).toContain(`Follow the link we mailed to ${email}`)

@@ -27,6 +27,12 @@ describe.each(transports)('request.validate on $name', ({ open: openApp }) => {
     })
     router.post('/valibot', async (request) => Response.json(await request.validate(valibotTask)))
     router.post('/async', async (request) => Response.json(await request.validate(taken)))
+    router.post('/declared', async (request) => Response.json(await request.validate())).body(zodTask)
+    router.post('/declared-valibot', async (request) => Response.json(await request.validate())).body(valibotTask)
+    router.post('/explicit-declared', async (request) => Response.json(await request.validate(zodTask))).body(zodTask)
+    router.post('/list', async (request) => Response.json({ sum: (await request.validate<number[]>()).reduce((a, b) => a + b, 0) })).body(z.array(z.number()))
+    router.post('/explicit-list', async (request) => Response.json(await request.validate(z.array(z.number()))))
+    router.get('/search', async (request) => Response.json(await request.validate(z.object({ q: z.string(), page: z.coerce.number().default(1) }))))
     router.post('/own', () => {
       throw new ValidationError({ code: ['That code has expired.'] })
     })
@@ -66,5 +72,37 @@ describe.each(transports)('request.validate on $name', ({ open: openApp }) => {
   it('renders a ValidationError thrown by the application the same way', async () => {
     const response = await post('/own', {})
     expect([response.status, await readJson(response)]).toEqual([422, { error: 'The given data was invalid.', errors: { code: ['That code has expired.'] } }])
+  })
+
+  const NOT_AN_OBJECT = { error: 'The given data was invalid.', errors: { input: ['The body must be a JSON object.'] } }
+  const raw = (path: string, body: string | undefined, contentType: string | undefined = 'application/json') =>
+    server.fetch(path, { method: 'POST', headers: contentType ? { 'Content-Type': contentType } : {}, body })
+
+  it('refuses a JSON body that is not an object with a 422 naming it, instead of filling in defaults (issue 38)', async () => {
+    for (const path of ['/zod', '/declared', '/explicit-declared', '/declared-valibot']) {
+      for (const body of ['[null,null]', '42', '"x"', 'null', 'true', '[]', '']) {
+        const response = await raw(path, body)
+        expect([path, body, response.status, await readJson(response)]).toEqual([path, body, 422, NOT_AN_OBJECT])
+      }
+    }
+    // No body at all, on a route that declares one: nothing to fill defaults into.
+    for (const path of ['/declared', '/explicit-declared', '/declared-valibot']) {
+      const response = await raw(path, undefined, undefined)
+      expect([path, response.status, await readJson(response)]).toEqual([path, 422, NOT_AN_OBJECT])
+    }
+    // An object still gets its defaults, whichever way it is validated.
+    for (const path of ['/declared', '/explicit-declared']) {
+      expect(await readJson(await raw(path, '{}'))).toEqual({ title: 'Untitled', done: false })
+    }
+  })
+
+  it('gives a schema of an array its array body as it is, and keeps validating the query of a request without a body', async () => {
+    const sum = await raw('/list', '[1,2,3]')
+    expect([sum.status, await readJson(sum)]).toEqual([200, { sum: 6 }])
+    const notList = await raw('/list', '{"a":1}')
+    expect([notList.status, Object.keys((await readJson(notList)).errors)]).toEqual([422, ['input']])
+    expect(await readJson(await raw('/explicit-list', '[4,5]'))).toEqual([4, 5])
+    const search = await server.fetch('/search?q=fw')
+    expect([search.status, await readJson(search)]).toEqual([200, { q: 'fw', page: 1 }])
   })
 })

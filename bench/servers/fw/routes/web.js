@@ -9,7 +9,12 @@ for (let i = 0; i < Number(process.env.BENCH_ROUTES ?? 0); i++) {
     Route.get(`/res${i}/{id}`, [UserController, 'show']);
 }
 Route.get('/hello', [HomeController, 'hello']);
-Route.get('/users/{id}', [UserController, 'show']);
+const show = Route.get('/users/{id}', [UserController, 'show']);
+// BENCH_RETURNS: the route declares its answer, which production serialises to the declared shape (fw-returns).
+if (process.env.BENCH_RETURNS) {
+    const { shownUser } = await import('../App/Controllers/shownUser.js');
+    show.returns(200, shownUser);
+}
 if (process.env.BENCH_VALIDATE) {
     const { newUser, ValidatedUserController } = await import('../App/Controllers/ValidatedUserController.js');
     if (process.env.BENCH_VALIDATE === 'declared')
