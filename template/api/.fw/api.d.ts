@@ -243,12 +243,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The framework is running */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        name: string;
+                        status: string;
+                        message: string;
+                    };
+                };
             };
         };
     };
@@ -261,12 +267,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A greeting */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
         };
     };
@@ -281,12 +291,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A greeting by name */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
         };
     };
@@ -299,12 +313,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The sample users */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        users: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
             };
         };
     };
@@ -315,14 +336,45 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description The input, echoed */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                        user: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The given data was invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
         };
     };
@@ -337,8 +389,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The user of that id */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid user ID: not a number */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -355,14 +421,42 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            /** @description OK */
+            /** @description The id of the user updated */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The given data was invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
         };
     };
@@ -377,12 +471,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The id of the user deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: string;
+                    };
+                };
             };
         };
     };
@@ -395,12 +493,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The database answers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "healthy" | "unhealthy";
+                        /** @enum {string} */
+                        database: "up" | "down";
+                        /** @description Unix seconds */
+                        timestamp: number;
+                    };
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "healthy" | "unhealthy";
+                        /** @enum {string} */
+                        database: "up" | "down";
+                        /** @description Unix seconds */
+                        timestamp: number;
+                    };
+                };
             };
         };
     };
@@ -413,12 +536,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A sample file, as an attachment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
         };
     };
@@ -431,7 +556,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every task */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -442,6 +567,10 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         }[];
                         count: number;
                     };
@@ -465,7 +594,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The task, created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -477,6 +606,10 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                     };
                 };
@@ -512,7 +645,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The task */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -523,11 +656,15 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                     };
                 };
             };
-            /** @description No task with that id */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -548,20 +685,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default Updated Task */
                     title?: string;
-                    /** @default false */
                     completed?: boolean;
                 };
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The task, updated */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                        task: {
+                            id: number;
+                            title: string;
+                            completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
             };
             /** @description The body is not valid JSON */
             400: {
@@ -571,6 +719,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The given data was invalid */
             422: {
@@ -594,8 +749,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The task is deleted */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        id: number;
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -614,7 +781,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: email */
                     email: string;
                 };
             };
@@ -625,28 +791,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            created_at: string;
+                        };
+                    };
+                };
             };
-            /** @description Name and email are required */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description No valid X-API-Key header */
-            401: {
-                headers: {
-                    [name: string]: unknown;
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
-                content?: never;
             };
-            /** @description Invalid email format */
+            /** @description The given data was invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
             };
         };
     };
@@ -661,7 +834,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of posts */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -703,12 +876,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The items: JSON, or text/plain and text/html with ?format=text and ?format=html */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
             };
             /** @description Invalid format */
             400: {
