@@ -28,7 +28,7 @@ function operation(method: string, path: string): Operation {
 }
 
 describe('GET /openapi.json, the document of the routes (routes/web.ts)', () => {
-  it('lists every route, each with the success it declares', () => {
+  it('lists every route of the starter, each with the success it declares', () => {
     const routes = {
       'get /': '200', 'get /hello': '200', 'get /greet/{name}': '200',
       'get /users': '200', 'get /users/{id}': '200', 'post /users': '201', 'put /users/{id}': '200', 'delete /users/{id}': '200',
@@ -36,8 +36,9 @@ describe('GET /openapi.json, the document of the routes (routes/web.ts)', () => 
       'get /api/tasks': '200', 'get /api/tasks/{id}': '200', 'post /api/tasks': '201', 'put /api/tasks/{id}': '200', 'delete /api/tasks/{id}': '200',
       'post /api/users': '201', 'get /api/posts': '200', 'get /api/data': '200',
     }
+    // The routes you add are listed too: declare their answers, and add them here.
     const listed = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
-    expect(listed.sort()).toEqual(Object.keys(routes).sort())
+    expect(listed).toEqual(expect.arrayContaining(Object.keys(routes)))
     for (const [route, status] of Object.entries(routes)) {
       const [method, path] = route.split(' ') as [string, string]
       // Every success has its body's media type: JSON with a schema, or the download's plain text.
