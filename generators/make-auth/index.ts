@@ -55,6 +55,7 @@ const FILES = [
   'tests/auth-security.test.ts',
   'tests/password-reset.test.ts',
   'tests/email-verification.test.ts',
+  'tests/auth-document.test.ts',
 ]
 
 /**

@@ -57,7 +57,7 @@ describe('fw make:auth', () => {
     const files = migrations()
     expect(files).toHaveLength(5)
     files.forEach((file, index) => expect(file).toMatch(MIGRATIONS[index]!))
-    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts', 'tests/password-reset.test.ts', 'tests/email-verification.test.ts']) {
+    for (const path of [...APP_FILES, 'public/css/app.css', 'tests/authClient.ts', 'tests/auth.test.ts', 'tests/auth-security.test.ts', 'tests/password-reset.test.ts', 'tests/email-verification.test.ts', 'tests/auth-document.test.ts']) {
       expect(existsSync(join(app.dir, path)), path).toBe(true)
       expect(result.stdout).toContain(`Created ${path}\n`)
       expect(read(path), path).not.toMatch(/\{\{ \w+ \}\}/)
