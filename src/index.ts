@@ -7,6 +7,7 @@ import { askChoices, defaultChoices } from './choices.js'
 import { CliError } from './CliError.js'
 import { initRepository } from './git.js'
 import { installDependencies } from './install.js'
+import { hasMigrations, migrateDatabase } from './migrate.js'
 import { detectPackageManager, runScript } from './packageManager.js'
 import { chooseRuntimeDependency, readVersion } from './runtimeDependency.js'
 import { scaffold } from './scaffold.js'
@@ -48,6 +49,14 @@ async function main(argv: string[]): Promise<void> {
 
   const pm = args.pm ?? detectPackageManager()
   if (args.install) await installDependencies(pm, choices.targetDir, shownDir)
+  // The starter's tables, so that its first request finds them; without the dependencies, a next step says to.
+  let migrated = !hasMigrations(choices.targetDir)
+  if (args.install && !migrated) {
+    const failure = await migrateDatabase(pm, choices.targetDir)
+    migrated = failure === undefined
+    if (migrated) console.log(`${green('✔')} Created the database, database/database.sqlite, with the starter's tables`)
+    else console.log(`${yellow('!')} The database was not created (${failure}): run "${runScript(pm, 'migrate')}" in ${shownDir}`)
+  }
 
   if (args.git) {
     const git = initRepository(choices.targetDir)
@@ -61,6 +70,7 @@ async function main(argv: string[]): Promise<void> {
   const steps = [
     ...(shownDir === '.' ? [] : [`cd ${/\s/.test(shownDir) ? JSON.stringify(shownDir) : shownDir}`]),
     ...(args.install ? [] : [`${pm} install`]),
+    ...(migrated ? [] : [`${runScript(pm, 'migrate')}    ${dim("# the starter's tables, in database/database.sqlite")}`]),
     `${runScript(pm, 'dev')}    ${dim('# http://127.0.0.1:8000')}`,
     runScript(pm, 'test'),
   ]

@@ -56,19 +56,25 @@ async function expectEverySampleRoute(server: RunningApp, apiKey: string): Promi
   r = await request(server, 'DELETE', '/users/4')
   expect([r.status, r.json]).toEqual([200, { deleted: '4' }])
 
+  // The task API is on the database (create-fw-app migrated its table): what is created is read back, until deleted.
+  const times = { created_at: expect.any(String), updated_at: expect.any(String) }
+  r = await request(server, 'POST', '/api/tasks', { body: {} })
+  expect([r.status, r.json]).toEqual([201, { message: expect.any(String), task: { id: expect.any(Number), title: 'Untitled', completed: false, ...times } }])
+  const id = r.json!.task.id as number
   r = await request(server, 'GET', '/api/tasks')
   expect(r.status).toBe(200)
   expect(r.json!.count).toBe(r.json!.tasks.length)
-  r = await request(server, 'GET', '/api/tasks/1')
-  expect([r.status, r.json!.task.id]).toEqual([200, 1])
+  expect(r.json!.tasks.map((task: { id: number }) => task.id)).toContain(id)
+  r = await request(server, 'GET', `/api/tasks/${id}`)
+  expect([r.status, r.json!.task.id]).toEqual([200, id])
   r = await request(server, 'GET', '/api/tasks/12345')
   expect([r.status, r.json]).toEqual([404, { error: 'Task not found' }])
-  r = await request(server, 'POST', '/api/tasks', { body: {} })
-  expect([r.status, r.json]).toEqual([201, { message: expect.any(String), task: { id: expect.any(Number), title: 'Untitled', completed: false } }])
-  r = await request(server, 'PUT', '/api/tasks/2', { body: { completed: true } })
-  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), task: { id: '2', title: 'Updated Task', completed: true } }])
-  r = await request(server, 'DELETE', '/api/tasks/2')
-  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), id: '2' }])
+  r = await request(server, 'PUT', `/api/tasks/${id}`, { body: { completed: true } })
+  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), task: { id, title: 'Untitled', completed: true, ...times } }])
+  r = await request(server, 'DELETE', `/api/tasks/${id}`)
+  expect([r.status, r.json]).toEqual([200, { message: expect.any(String), id }])
+  r = await request(server, 'GET', `/api/tasks/${id}`)
+  expect([r.status, r.json]).toEqual([404, { error: 'Task not found' }])
 
   const ada = { name: 'Ada', email: 'ada@example.com' }
   r = await request(server, 'POST', '/api/users', { body: { email: 'ada@example.com' }, headers: { 'X-API-Key': 'wrong' } })

@@ -134,6 +134,8 @@ describe('create-fw-app without a terminal', () => {
     }
     expect(result.stdout).toContain('cd ../shop-api')
     expect(result.stdout).toContain('npm install')
+    // Without the dependencies, the starter's tables are a step of the user's, before the first npm run dev.
+    expect(result.stdout).toMatch(/npm install\n\s+npm run migrate\s.*\n\s+npm run dev/)
     expect(result.stdout).toContain('npm run dev')
 
     // A second app gets other keys.
@@ -149,6 +151,8 @@ describe('create-fw-app without a terminal', () => {
     const routes = readFileSync(join(cwd, 'tiny', 'routes', 'web.ts'), 'utf8')
     expect(routes.match(/Route\.\w+\(/g)).toEqual(['Route.get('])
     expect(routes).toContain("Route.get('/'")
+    // No migrations, so no database to make.
+    expect(result.stdout).not.toContain('migrate')
   })
 
   it('makes a git repository with one commit holding every file but .env', async () => {

@@ -134,7 +134,7 @@ describe('fw make:dash in an installed app, in Chromium', () => {
 
   it('shows the overview with the table made by the migration, and not the bookkeeping tables', async () => {
     const tables = page.getByRole('navigation', { name: 'Tables' })
-    expect(await tables.getByRole('link').allTextContents()).toEqual(['access_tokens', 'login_attempts', 'notes', 'password_reset_tokens', 'users'])
+    expect(await tables.getByRole('link').allTextContents()).toEqual(['access_tokens', 'login_attempts', 'notes', 'password_reset_tokens', 'tasks', 'users'])
     const overview = page.locator('section', { has: page.getByRole('heading', { name: 'Tables' }) })
     expect(await overview.getByRole('row', { name: /notes/ }).textContent()).toBe('notes0')
     const migrations = readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts')).length

@@ -41,6 +41,9 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     app = await installedApp({ template })
   })
 
+  /** The migrations the starter comes with: the api starter's tasks table. */
+  const starterMigrations = template === 'api' ? 1 : 0
+
   /** `npx fw …` in the app, which must succeed. */
   const fw = (...args: string[]) => app.runOk('npx', ['fw', ...args])
 
@@ -54,15 +57,28 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
   }
 
   it('the starter itself', async () => {
-    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(false)
+    // create-fw-app migrated the api starter's tasks table into database/database.sqlite; the minimal one has none.
+    const database = join(app.dir, 'database/database.sqlite')
+    if (template === 'api') expect((await fw('migrate:status')).stdout).toMatch(/create_tasks_table +1 +Ran/)
+    else expect(existsSync(database)).toBe(false)
+    const before = template === 'api' ? readFileSync(database) : undefined
     await passesItsOwnChecks(app)
-    // Its tests, the health check's included, ran on a database of their own.
-    expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(false)
+    // Its tests, the health check's and the task API's included, ran on a database of their own.
+    if (template === 'api') expect(readFileSync(database).equals(before!)).toBe(true)
+    else expect(existsSync(database)).toBe(false)
     await buildAndStart(app, async ({ url }) => {
       const { status, body } = await getJson(`${url}/`)
       expect(status).toBe(200)
       expect(body).toMatchObject({ name: expect.stringMatching(/^Fw \d/), status: 'running' })
-      if (template === 'api') expect(await getJson(`${url}/hello`)).toEqual({ status: 200, body: { message: 'Hello, World!' } })
+      if (template === 'minimal') return
+      expect(await getJson(`${url}/hello`)).toEqual({ status: 200, body: { message: 'Hello, World!' } })
+      // The task API on the database: a task created is read back, and gone once deleted.
+      const created = await getJson(`${url}/api/tasks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ title: 'From the build' }) })
+      expect(created).toMatchObject({ status: 201, body: { task: { id: expect.any(Number), title: 'From the build', completed: false } } })
+      const task = `${url}/api/tasks/${created.body.task.id}`
+      expect(await getJson(task)).toEqual({ status: 200, body: { task: created.body.task } })
+      expect(await getJson(task, { method: 'DELETE' })).toEqual({ status: 200, body: { message: 'Task deleted', id: created.body.task.id } })
+      expect(await getJson(task)).toEqual({ status: 404, body: { error: 'Task not found' } })
     })
   })
 
@@ -101,9 +117,10 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     )
     await passesItsOwnChecks(app)
 
-    expect((await fw('migrate')).stdout).toMatch(/^Migrated  \d{14}_create_articles_table  \(\d+ ms\)\nWrote database\/schema\.d\.ts: the types of 1 table\.\n$/)
+    const types = template === 'api' ? 'the types of 2 tables' : 'the types of 1 table'
+    expect((await fw('migrate')).stdout).toMatch(new RegExp(`^Migrated  \\d{14}_create_articles_table  \\(\\d+ ms\\)\\nWrote database/schema\\.d\\.ts: ${types}\\.\\n$`))
     expect(existsSync(join(app.dir, 'database/database.sqlite'))).toBe(true)
-    expect((await fw('migrate:status')).stdout).toMatch(/create_articles_table +1 +Ran/)
+    expect((await fw('migrate:status')).stdout).toMatch(new RegExp(`create_articles_table +${1 + starterMigrations} +Ran`))
     await passesItsOwnChecks(app)
     await buildAndStart(app, async ({ url, how }) => {
       const created = await getJson(`${url}/articles`, { method: 'POST' })
@@ -121,12 +138,13 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     const migrated = await fw('migrate')
     expect(migrated.stdout.trim().split('\n')).toHaveLength(3)
     expect(migrated.stdout).toContain('\nUpdated database/schema.d.ts: new column articles.title.\n')
-    expect((await fw('migrate:status')).stdout).toMatch(/add_title_to_articles_table +2 +Ran\n.*backfill_article_titles +2 +Ran/)
+    const batch = 2 + starterMigrations
+    expect((await fw('migrate:status')).stdout).toMatch(new RegExp(`add_title_to_articles_table +${batch} +Ran\\n.*backfill_article_titles +${batch} +Ran`))
     expect((await fw('migrate:rollback')).stdout).toMatch(/^Rolled back  \d+_backfill_article_titles .*\nRolled back  \d+_add_title_to_articles_table /)
     // Each of them rewrites database/schema.d.ts, and says so in one more line.
-    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(4)
-    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(4)
-    expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3)
+    expect((await fw('migrate:fresh')).stdout.trim().split('\n')).toHaveLength(4 + starterMigrations)
+    expect((await fw('migrate:reset')).stdout.trim().split('\n')).toHaveLength(4 + starterMigrations)
+    expect(readdirSync(join(app.dir, 'database/migrations')).filter((file) => file.endsWith('.ts'))).toHaveLength(3 + starterMigrations)
     await fw('migrate')
     await buildAndStart(app, async ({ url }) => {
       expect(await getJson(`${url}/articles`)).toEqual({ status: 200, body: { articles: [] } })

@@ -55,6 +55,7 @@ const FILES = [
   'tests/auth-security.test.ts',
   'tests/password-reset.test.ts',
   'tests/email-verification.test.ts',
+  'tests/auth-document.test.ts',
 ]
 
 /**
@@ -77,6 +78,7 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
       'eae893185db222e5fab02c3721b4ee5c34532da319dff56f8ad9a2b17e182870',
       '705283f3757799431679681d5cb69636dd4a0fcb35f22f6674383b0799b8c778',
       'ddc7ebb95decf267b26a501e2559544b8218d5ac929aeff630558c2e67a76745',
+      '88bd1369d9f7582c05f4bed1f56c950c55e8e88ea73bf16472e22591553f43c2',
     ],
     change: [
       'add the routes your file lacks (the new ones are in fw-runtime/dist/generators/make-auth/stubs/routes.stub):',
@@ -91,7 +93,8 @@ const UPGRADED: readonly { path: string; stub: string; previous: readonly string
       'and outside the groups:',
       "  Route.get('/email/verify/{id}/{hash}', [EmailVerificationController, 'verify']).name('verification.verify').middleware(authHeaders, 'session', 'signed')",
       'and, for /openapi.json and /docs, the bodies from fw-runtime/auth: .body(registrationBody) on POST /register, .body(credentialsBody) on',
-      'POST /login, .body(emailBody) on POST /forgot-password, .body(passwordResetBody) on POST /reset-password, .body(passwordChangeBody) on POST /password',
+      'POST /login, .body(emailBody) on POST /forgot-password, .body(passwordResetBody) on POST /reset-password, .body(passwordChangeBody) on POST /password,',
+      'and the answers each route gives (.returns(202, messageAnswer) on POST /register, .returns(429, …) on the throttled ones, …), as in that routes.stub',
     ].join('\n'),
   },
   {

@@ -12,5 +12,8 @@ export default defineConfig({
     // A job dispatched in a test runs at once, as no worker runs beside the tests; queue.fake() records jobs instead.
     // Mail sent in a test is kept in memory (mail.sent()), never written to the log or sent; mail.fake() records it.
     env: { QUEUE_DRIVER: 'sync', MAIL_MAILER: 'array' },
+    // tests/server.ts starts the app as `npm run dev` does, TypeScript compiled on the way: room for a busy machine (CI).
+    hookTimeout: 30_000,
+    testTimeout: 30_000,
   },
 })

@@ -1,7 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { ValidationMessages } from '../http/ValidationError.js'
+import { EMAIL_ADDRESS_PATTERN } from '../mail/address.js'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwordProblem.js'
-import { asFields, checkCredentials, checkEmail, checkPasswordReset, checkRegistration, MAX_LENGTH, type Validated } from './validateAuthInput.js'
+import { asFields, checkCredentials, checkEmail, checkPasswordChange, checkPasswordReset, checkRegistration, MAX_LENGTH, type Validated } from './validateAuthInput.js'
 
 type JsonSchema = Record<string, unknown>
 
@@ -12,8 +13,17 @@ export interface AuthBody<Output> extends StandardSchemaV1<unknown, Output> {
   }
 }
 
-const email = { type: 'string', format: 'email', maxLength: MAX_LENGTH }
-const password = { type: 'string', minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH }
+// As strict as the checks (validateAuthInput.ts), so that what the document allows is what the controllers accept: a
+// field the check trims must hold something besides spaces (`\S`), and an email is `isEmailAddress`'s grammar between
+// the spaces the check trims.
+const filled = { type: 'string', minLength: 1, maxLength: MAX_LENGTH, pattern: String.raw`\S` }
+const email = { type: 'string', minLength: 1, maxLength: MAX_LENGTH, pattern: String.raw`^\s*${EMAIL_ADDRESS_PATTERN}\s*$` }
+const password = {
+  type: 'string',
+  minLength: MIN_PASSWORD_LENGTH,
+  maxLength: MAX_PASSWORD_LENGTH,
+  description: `At least ${MIN_PASSWORD_LENGTH} characters, not a common password, and not the account's email or name.`,
+}
 const anyPassword = { type: 'string', minLength: 1, maxLength: MAX_PASSWORD_LENGTH }
 
 /**
@@ -42,14 +52,14 @@ function issuesOf(errors: ValidationMessages): StandardSchemaV1.Issue[] {
 
 /** POST /register: a name, an email, a password (`passwordProblem`'s rules) and the same password again. */
 export const registrationBody = authBody(
-  { name: { type: 'string', minLength: 1, maxLength: MAX_LENGTH }, email, password, password_confirmation: password },
+  { name: filled, email, password, password_confirmation: password },
   ['name', 'email', 'password', 'password_confirmation'],
   (input) => checkRegistration(input, { confirmed: true }),
 )
 
 /** POST /login: an email and a password; `remember` ("on" from a form, or true) keeps the session 30 days. */
 export const credentialsBody = authBody(
-  { email: { type: 'string', maxLength: MAX_LENGTH }, password: anyPassword, remember: { anyOf: [{ type: 'boolean' }, { const: 'on' }] } },
+  { email: filled, password: anyPassword, remember: { anyOf: [{ type: 'boolean' }, { const: 'on' }] } },
   ['email', 'password'],
   checkCredentials,
 )
@@ -57,18 +67,15 @@ export const credentialsBody = authBody(
 /** POST /forgot-password: an email. */
 export const emailBody = authBody({ email }, ['email'], checkEmail)
 
+/** GET /reset-password/{token}?email=…: the query of the mailed link, the email the link was made for. */
+export const resetLinkQuery = authBody({ email }, ['email'], checkEmail)
+
 /** POST /reset-password: the link's token and email, and the new password twice. */
 export const passwordResetBody = authBody(
-  { token: { type: 'string', minLength: 1, maxLength: MAX_LENGTH }, email, password: anyPassword, password_confirmation: anyPassword },
+  { token: { type: 'string', minLength: 1, maxLength: MAX_LENGTH }, email, password, password_confirmation: password },
   ['token', 'email', 'password', 'password_confirmation'],
   checkPasswordReset,
 )
 
 /** POST /password (signed in): the current password, and the new one (`passwordProblem`'s rules, checked on change). */
-export const passwordChangeBody = authBody({ current_password: anyPassword, password }, ['current_password', 'password'], (input) => {
-  const errors: ValidationMessages = {}
-  const text = (value: unknown) => (typeof value === 'string' ? value : '')
-  if (text(input.current_password) === '') errors.current_password = ['The current password field is required.']
-  if (text(input.password) === '') errors.password = ['The password field is required.']
-  return Object.keys(errors).length > 0 ? { errors } : { data: { current_password: text(input.current_password), password: text(input.password) } }
-})
+export const passwordChangeBody = authBody({ current_password: anyPassword, password }, ['current_password', 'password'], checkPasswordChange)

@@ -1,7 +1,7 @@
 import type { Request } from '../http/Request.js'
 import type { ValidationMessages } from '../http/ValidationError.js'
 import { isEmailAddress } from '../mail/address.js'
-import { MAX_PASSWORD_LENGTH, passwordProblem } from './passwordProblem.js'
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from './passwordProblem.js'
 
 export type Validated<T> = { data: T; errors?: undefined } | { data?: undefined; errors: ValidationMessages }
 
@@ -94,10 +94,29 @@ export function checkPasswordReset(input: Record<string, unknown>): Validated<Pa
   const email = checkedEmail(errors, input.email)
   const password = text(input.password)
   if (token === '' || token.length > MAX_LENGTH) add(errors, 'token', 'This password reset link is invalid.')
-  if (password === '') add(errors, 'password', 'The password field is required.')
-  else if (password.length > MAX_PASSWORD_LENGTH) add(errors, 'password', `The password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
+  checkNewPasswordLength(errors, password)
   confirmed(errors, password, input.password_confirmation)
   return Object.keys(errors).length > 0 ? { errors } : { data: { token, email, password } }
+}
+
+/** A new password of a signed-in user: the current one, and the new one. */
+export interface PasswordChange {
+  current_password: string
+  password: string
+}
+
+/**
+ * Checks a change of password from a body already read (the `passwordChangeBody` contract): the current password, and a
+ * new one of an acceptable length. The rest of `passwordProblem`'s rules, which know the account, are `changePassword`'s.
+ */
+export function checkPasswordChange(input: Record<string, unknown>): Validated<PasswordChange> {
+  const errors: ValidationMessages = {}
+  const current = text(input.current_password)
+  const password = text(input.password)
+  if (current === '') add(errors, 'current_password', 'The current password field is required.')
+  else if (current.length > MAX_PASSWORD_LENGTH) add(errors, 'current_password', `The current password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
+  checkNewPasswordLength(errors, password)
+  return Object.keys(errors).length > 0 ? { errors } : { data: { current_password: current, password } }
 }
 
 /** Checks a sign-in from the request's body: an email and a password, nothing about whether they are right. */
@@ -123,6 +142,16 @@ function checkedEmail(errors: ValidationMessages, value: unknown): string {
   if (email === '') add(errors, 'email', 'The email field is required.')
   else if (email.length > MAX_LENGTH || !isEmailAddress(email)) add(errors, 'email', 'The email must be a valid email address.')
   return email
+}
+
+/**
+ * A new password's length, the part of `passwordProblem`'s rules that needs no account: so that a body is refused
+ * for it before any link or account is looked at, as its JSON Schema (`minLength`, `maxLength`) says.
+ */
+function checkNewPasswordLength(errors: ValidationMessages, password: string): void {
+  if (password === '') add(errors, 'password', 'The password field is required.')
+  else if (password.length < MIN_PASSWORD_LENGTH) add(errors, 'password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+  else if (password.length > MAX_PASSWORD_LENGTH) add(errors, 'password', `The password may not be longer than ${MAX_PASSWORD_LENGTH} characters.`)
 }
 
 /** The password typed a second time must be the same: else an error on `password_confirmation`. */

@@ -1,8 +1,13 @@
 import type { Address, MailAddress } from './MailMessage.js'
 
-// Loose on purpose (the mail server has the last word): one @, a dot in the domain, and none of the characters that
-// would let the text say more than one address or leave its header. Unicode letters pass, for internationalised addresses.
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
+/**
+ * The grammar of an email address Fw's mail sends to, as the source of a regular expression without anchors: the one
+ * rule `isEmailAddress` checks and make:auth's bodies document as a JSON Schema `pattern`. Loose on purpose (the mail
+ * server has the last word): one @, a dot in the domain, and none of the characters that would let the text say more
+ * than one address or leave its header. Unicode letters pass, for internationalised addresses.
+ */
+export const EMAIL_ADDRESS_PATTERN = String.raw`[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+`
+const EMAIL = new RegExp(`^${EMAIL_ADDRESS_PATTERN}$`)
 /** `Ada Lovelace <ada@example.com>`, the name optionally in double quotes. */
 const NAMED = /^(.*?)\s*<([^<>]*)>$/s
 const LINE_BREAK = /[\r\n]/

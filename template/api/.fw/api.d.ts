@@ -131,10 +131,10 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@index. */
-        get: operations["Api.TaskController.index"];
+        get: operations["TaskController.index"];
         put?: never;
         /** @description Handled by TaskController@store. */
-        post: operations["Api.TaskController.store"];
+        post: operations["TaskController.store"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,12 +149,12 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@show. */
-        get: operations["Api.TaskController.show"];
+        get: operations["TaskController.show"];
         /** @description Handled by TaskController@update. */
-        put: operations["Api.TaskController.update"];
+        put: operations["TaskController.update"];
         post?: never;
         /** @description Handled by TaskController@destroy. */
-        delete: operations["Api.TaskController.destroy"];
+        delete: operations["TaskController.destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +170,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** @description Handled by UserController@store. */
-        post: operations["Api.UserController.store"];
+        post: operations["UserController.store_2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -185,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by PostController@index. */
-        get: operations["Api.PostController.index"];
+        get: operations["PostController.index"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,7 +202,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by DataController@show. */
-        get: operations["Api.DataController.show"];
+        get: operations["DataController.show"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,26 +226,7 @@ export interface components {
             };
         };
     };
-    responses: {
-        /** @description The body cannot be read: not valid JSON, or a malformed multipart body */
-        BadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is over the size limit (1 MiB unless the server says otherwise) */
-        PayloadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-    };
+    responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -262,15 +243,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The framework is running */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        name: string;
+                        status: string;
+                        message: string;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HomeController.hello": {
@@ -282,15 +267,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A greeting */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HomeController.greet": {
@@ -304,15 +291,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A greeting by name */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.index": {
@@ -324,15 +313,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The sample users */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        users: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.store": {
@@ -342,17 +336,46 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description The input, echoed */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                        user: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The given data was invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
         };
     };
     "UserController.show": {
@@ -366,15 +389,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The user of that id */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid user ID: not a number */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "UserController.update": {
@@ -386,17 +421,43 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            /** @description OK */
+            /** @description The id of the user updated */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        updated: string;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The given data was invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
         };
     };
     "UserController.destroy": {
@@ -410,15 +471,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The id of the user deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: string;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
     "HealthController.show": {
@@ -430,15 +493,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The database answers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "healthy" | "unhealthy";
+                        /** @enum {string} */
+                        database: "up" | "down";
+                        /** @description Unix seconds */
+                        timestamp: number;
+                    };
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "healthy" | "unhealthy";
+                        /** @enum {string} */
+                        database: "up" | "down";
+                        /** @description Unix seconds */
+                        timestamp: number;
+                    };
+                };
+            };
         };
     };
     "DownloadController.show": {
@@ -450,18 +536,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A sample file, as an attachment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "Api.TaskController.index": {
+    "TaskController.index": {
         parameters: {
             query?: never;
             header?: never;
@@ -470,7 +556,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every task */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -481,16 +567,18 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         }[];
                         count: number;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "Api.TaskController.store": {
+    "TaskController.store": {
         parameters: {
             query?: never;
             header?: never;
@@ -506,7 +594,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The task, created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -518,12 +606,23 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -535,7 +634,7 @@ export interface operations {
             };
         };
     };
-    "Api.TaskController.show": {
+    "TaskController.show": {
         parameters: {
             query?: never;
             header?: never;
@@ -546,7 +645,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The task */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -557,24 +656,24 @@ export interface operations {
                             id: number;
                             title: string;
                             completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description No task with that id */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "Api.TaskController.update": {
+    "TaskController.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -586,23 +685,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default Updated Task */
                     title?: string;
-                    /** @default false */
                     completed?: boolean;
                 };
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The task, updated */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        task: {
+                            id: number;
+                            title: string;
+                            completed: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Task not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -614,7 +738,7 @@ export interface operations {
             };
         };
     };
-    "Api.TaskController.destroy": {
+    "TaskController.destroy": {
         parameters: {
             query?: never;
             header?: never;
@@ -625,18 +749,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The task is deleted */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        id: number;
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
         };
     };
-    "Api.UserController.store": {
+    "UserController.store_2": {
         parameters: {
             query?: never;
             header?: never;
@@ -647,7 +781,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: email */
                     email: string;
                 };
             };
@@ -658,9 +791,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            created_at: string;
+                        };
+                    };
+                };
             };
-            /** @description Name and email are required */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -669,28 +812,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid X-API-Key header */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            /** @description Invalid email format */
+            /** @description The given data was invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
         };
     };
-    "Api.PostController.index": {
+    "PostController.index": {
         parameters: {
             query?: {
                 page?: string;
@@ -701,7 +834,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of posts */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -721,8 +854,6 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -734,7 +865,7 @@ export interface operations {
             };
         };
     };
-    "Api.DataController.show": {
+    "DataController.show": {
         parameters: {
             query?: {
                 format?: "json" | "text" | "html";
@@ -745,23 +876,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The items: JSON, or text/plain and text/html with ?format=text and ?format=html */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
             };
             /** @description Invalid format */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
-            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {

@@ -1,11 +1,23 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import type { TestClient } from 'fw-runtime/testing'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { refreshDatabase, type TestClient } from 'fw-runtime/testing'
+import { Task } from '#app/Models/Task.js'
+import { TaskFactory } from '#database/factories/TaskFactory.js'
 import { createClient, json } from './app.js'
+
+interface TaskJson {
+  id: number
+  title: string
+  completed: boolean
+  created_at: string
+  updated_at: string
+}
 
 let client: TestClient
 beforeAll(async () => {
   client = await createClient()
 })
+// The tests' own database (tests/database.ts), emptied before each test: never the development one.
+beforeEach(refreshDatabase)
 
 function send(method: string, path: string, body?: unknown) {
   return client.fetch(path, {
@@ -16,57 +28,60 @@ function send(method: string, path: string, body?: unknown) {
 }
 
 describe('TaskController', () => {
-  it('GET /api/tasks lists tasks with their count', async () => {
+  it('GET /api/tasks lists the tasks of the database, oldest first, with their count', async () => {
+    const stored = await TaskFactory.count(3).create()
     const response = await send('GET', '/api/tasks')
     expect(response.status).toBe(200)
-    const body = await json<{ tasks: unknown[]; count: number }>(response)
-    expect(body.count).toBe(body.tasks.length)
-    for (const task of body.tasks) {
-      expect(task).toEqual({ id: expect.any(Number), title: expect.any(String), completed: expect.any(Boolean) })
+    const body = await json<{ tasks: TaskJson[]; count: number }>(response)
+    expect(body.count).toBe(3)
+    expect(body.tasks.map((task) => [task.id, task.title, task.completed])).toEqual(stored.map((task) => [task.id, task.title, task.completed]))
+  })
+
+  it('creates a task, reads it back, updates it, deletes it: after that it is 404 everywhere', async () => {
+    const created = await send('POST', '/api/tasks', { title: 'Ship it' })
+    expect(created.status).toBe(201)
+    const { task } = await json<{ task: TaskJson }>(created)
+    expect(task).toEqual({ id: expect.any(Number), title: 'Ship it', completed: false, created_at: expect.any(String), updated_at: expect.any(String) })
+
+    const shown = await send('GET', `/api/tasks/${task.id}`)
+    expect([shown.status, (await json<{ task: TaskJson }>(shown)).task]).toEqual([200, task])
+
+    const updated = await send('PUT', `/api/tasks/${task.id}`, { completed: true })
+    expect(updated.status).toBe(200)
+    // What PUT leaves out stays as it is.
+    expect((await json<{ task: TaskJson }>(updated)).task).toMatchObject({ id: task.id, title: 'Ship it', completed: true })
+    expect(await Task.find(task.id)).toMatchObject({ title: 'Ship it', completed: true })
+
+    const deleted = await send('DELETE', `/api/tasks/${task.id}`)
+    expect([deleted.status, await deleted.json()]).toEqual([200, { message: 'Task deleted', id: task.id }])
+    for (const [method, body] of [['GET'], ['PUT', { title: 'Again' }], ['DELETE']] as const) {
+      const gone = await send(method, `/api/tasks/${task.id}`, body)
+      expect([method, gone.status, await gone.json()]).toEqual([method, 404, { error: 'Task not found' }])
     }
+    expect(await Task.count()).toBe(0)
   })
 
-  it('GET /api/tasks/{id} shows a task, or 404 Task not found', async () => {
-    const response = await send('GET', '/api/tasks/1')
-    expect(response.status).toBe(200)
-    expect((await json<{ task: unknown }>(response)).task).toMatchObject({ id: 1 })
-
-    const missing = await send('GET', '/api/tasks/999')
-    expect(missing.status).toBe(404)
-    expect(await missing.json()).toEqual({ error: 'Task not found' })
-  })
-
-  it('POST /api/tasks creates a task, titled Untitled by default', async () => {
-    const response = await send('POST', '/api/tasks', { title: 'Ship it' })
-    expect(response.status).toBe(201)
-    const body = await response.json()
-    expect(body).toEqual({ message: expect.any(String), task: { id: expect.any(Number), title: 'Ship it', completed: false } })
-
+  it('POST /api/tasks titles a task Untitled by default', async () => {
     const untitled = await send('POST', '/api/tasks', {})
     expect(untitled.status).toBe(201)
-    expect((await json<{ task: unknown }>(untitled)).task).toMatchObject({ title: 'Untitled', completed: false })
+    expect((await json<{ task: TaskJson }>(untitled)).task).toMatchObject({ title: 'Untitled', completed: false })
   })
 
-  it('POST /api/tasks with a title that is not a string is a 422 naming the field', async () => {
-    const response = await send('POST', '/api/tasks', { title: 42 })
-    expect(response.status).toBe(422)
-    const body = await json<{ error: string; errors: Record<string, string[]> }>(response)
-    expect(body.error).toBe('The given data was invalid.')
-    expect(Object.keys(body.errors)).toEqual(['title'])
+  it('refuses a title that is not a string, or longer than the column: 422 naming the field, and nothing stored', async () => {
+    for (const title of [42, 'x'.repeat(256)]) {
+      const response = await send('POST', '/api/tasks', { title })
+      expect(response.status).toBe(422)
+      const body = await json<{ error: string; errors: Record<string, string[]> }>(response)
+      expect(body.error).toBe('The given data was invalid.')
+      expect(Object.keys(body.errors)).toEqual(['title'])
+    }
+    expect(await Task.count()).toBe(0)
   })
 
-  it('PUT /api/tasks/{id} updates title and completed, with defaults', async () => {
-    const response = await send('PUT', '/api/tasks/2', { title: 'Done', completed: true })
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ message: expect.any(String), task: { id: '2', title: 'Done', completed: true } })
-
-    const defaults = await send('PUT', '/api/tasks/2', {})
-    expect((await json<{ task: unknown }>(defaults)).task).toEqual({ id: '2', title: 'Updated Task', completed: false })
-  })
-
-  it('DELETE /api/tasks/{id} answers with the id', async () => {
-    const response = await send('DELETE', '/api/tasks/3')
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ message: expect.any(String), id: '3' })
+  it('answers 404 Task not found for an id no task has, or one that cannot be an id', async () => {
+    for (const id of ['999', 'abc', '99999999999999999999']) {
+      const response = await send('GET', `/api/tasks/${id}`)
+      expect([id, response.status, await response.json()]).toEqual([id, 404, { error: 'Task not found' }])
+    }
   })
 })

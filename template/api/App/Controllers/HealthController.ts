@@ -1,4 +1,12 @@
 import { db, Response, sql } from 'fw-runtime'
+import { z } from 'zod'
+
+/** What GET /health answers, up (200) or down (503), for its route's contract (routes/web.ts). */
+export const health = z.object({
+  status: z.enum(['healthy', 'unhealthy']),
+  database: z.enum(['up', 'down']),
+  timestamp: z.number().int().describe('Unix seconds'),
+})
 
 /** How long the database has to answer before the check counts it as down. */
 const DATABASE_TIMEOUT_MS = 2_000

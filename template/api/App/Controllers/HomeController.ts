@@ -1,5 +1,12 @@
 import { Response, type Request } from 'fw-runtime'
 import runtime from 'fw-runtime/package.json' with { type: 'json' }
+import { z } from 'zod'
+
+/** What GET / answers, for its route's contract (routes/web.ts). */
+export const welcome = z.object({ name: z.string(), status: z.string(), message: z.string() })
+
+/** What GET /hello and GET /greet/{name} answer. */
+export const greeting = z.object({ message: z.string() })
 
 export class HomeController {
   /** GET / */

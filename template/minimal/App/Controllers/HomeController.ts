@@ -1,5 +1,9 @@
 import { Response } from 'fw-runtime'
 import runtime from 'fw-runtime/package.json' with { type: 'json' }
+import { z } from 'zod'
+
+/** What GET / answers, for its route's contract (routes/web.ts). */
+export const welcome = z.object({ name: z.string(), status: z.string(), message: z.string() })
 
 export class HomeController {
   /** GET / */

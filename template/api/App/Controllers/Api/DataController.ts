@@ -6,6 +6,9 @@ const items = ['apple', 'banana', 'cherry']
 /** The query GET /api/data reads, for its route's contract: another format is a 400. */
 export const dataQuery = z.object({ format: z.enum(['json', 'text', 'html']).optional() })
 
+/** What GET /api/data answers as JSON, for its route's contract. */
+export const dataOut = z.object({ data: z.array(z.string()) })
+
 export class DataController {
   /** GET /api/data?format=json|text|html */
   show(request: Request): Response {
