@@ -198,12 +198,13 @@ export class Router {
    * The routes of a resource controller, with Laravel's action names: index, create, store, show,
    * edit, update (PUT and PATCH) and destroy, named `photos.index` and so on. Every action must
    * exist on the controller; `only`/`except` choose, `where` constrains the parameter (a path whose
-   * parameter does not match is not found: 404).
+   * parameter does not match is not found: 404), `bind` binds it to a model (the item routes get the row).
    *
    * @example
    * ```ts
    * router.resource('photos', PhotoController) // GET /photos, GET /photos/{photo}/edit, …
    * router.apiResource('posts', PostController, { where: { post: /\d+/ } }) // GET /posts/abc: 404
+   * router.apiResource('posts', PostController, { bind: Post })             // show(request, post) gets the row
    * ```
    */
   resource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
@@ -216,11 +217,12 @@ export class Router {
   }
 
   private addResource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions, api: boolean): RouteDefinition[] {
-    return resourceActions(name, options, api).map(({ methods, path, action, routeName }) => {
+    return resourceActions(name, options, api).map(({ methods, path, action, routeName, parameter }) => {
       const route = this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName)
-      for (const [parameter, pattern] of Object.entries(options.where ?? {})) {
-        if (route.paramNames.includes(parameter)) route.where(parameter, pattern)
+      for (const [constrained, pattern] of Object.entries(options.where ?? {})) {
+        if (route.paramNames.includes(constrained)) route.where(constrained, pattern)
       }
+      if (options.bind && parameter !== undefined) route.bind(parameter, options.bind)
       return route
     })
   }

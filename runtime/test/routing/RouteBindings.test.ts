@@ -21,6 +21,10 @@ type UserRow = RowOf<typeof User>
 class Document extends Model('binding_documents', { keyType: 'uuid', timestamps: false }) {}
 
 class PostController {
+  index() {
+    return { posts: [] }
+  }
+
   show(request: Request, post: PostRow) {
     return { title: post.title, bound: request.model<PostRow>('post')?.id }
   }
@@ -67,6 +71,7 @@ function buildRouter(seen: Record<string, unknown>): Router {
     .bind('post', Post)
     .middleware(sees('auth', seen), sees('canUpdate', seen), sees('logAfter', seen))
   router.get('/last/{post}', (_request: Request, post: PostRow) => ({ title: post.title })).bind('post', Post).middleware(sees('auth', seen))
+  router.apiResource('resource/posts', PostController, { only: ['index', 'show'], bind: Post })
   router.get('/plain/{id}', async (_request: Request, id: string) => Post.findOrFail(id))
   return router
 }
@@ -110,6 +115,12 @@ describe.each(backends)('route model binding on $name', (backend) => {
       expect(await get('/posts/1')).toEqual({ status: 200, body: { title: 'hello', author: 1 } })
       expect(await get('/controller/posts/2')).toEqual({ status: 200, body: { title: 'bobs', bound: 2 } })
       expect(blog.queries.tables).toEqual(['posts', 'posts'])
+    })
+
+    it('binds the parameter of a resource\'s item routes', async () => {
+      expect(await get('/resource/posts/2')).toEqual({ status: 200, body: { title: 'bobs', bound: 2 } })
+      expect(await get('/resource/posts')).toEqual({ status: 200, body: { posts: [] } })
+      expect(await get('/resource/posts/abc')).toEqual(notFound)
     })
 
     it('answers 404 for a key with no row, with one query', async () => {
