@@ -30,7 +30,7 @@ interface Binding {
   /** Whether the column is the key, whose type (`keyType`) says which values can name a row. */
   readonly byKey: boolean
   readonly withTrashed: boolean
-  /** When scoped: the relation of the bound model before this one that holds it, and that model's place among the bindings. */
+  /** When scoped: the relation of the bound model before this one that holds it, and that model's place among the values. */
   readonly scope: { readonly relation: HasOneOrMany<unknown, boolean>; readonly parent: number } | undefined
 }
 
@@ -67,45 +67,37 @@ export class RouteBindings {
         column: `${config.table}.${field}`,
         byKey: field === config.primaryKey,
         withTrashed: route.bindsTrashed && config.softDeletes,
-        scope: scoped ? { relation: childRelation(route, bindings.at(-1)!, name, model), parent: bindings.length - 1 } : undefined,
+        scope: scoped ? { relation: childRelation(route, bindings.at(-1)!, name, model), parent: bindings.at(-1)!.index } : undefined,
       })
     }
     this.#bindings = bindings
   }
 
   /**
-   * Loads the bound models, in path order, and hands each to the request (`request.model(name)`); an HttpError 404 when
-   * one is missing, or when its value cannot name a row (no query then). `valueOf` gives a parameter's value.
-   * Resolves to the rows, in the order of the bindings.
+   * Loads the bound models in path order and hands each to the request (`request.model(name)`); an HttpError 404 when
+   * one is missing, or when its value cannot name a row (then without a query). Resolves to the handler's arguments:
+   * the values, each bound one's row in its place.
    */
-  async load(request: Request, valueOf: (index: number, name: string) => string | undefined): Promise<(Row | undefined)[]> {
-    const rows: (Row | undefined)[] = []
-    for (const binding of this.#bindings) {
-      const value = valueOf(binding.index, binding.name)
-      // An optional parameter the path leaves out binds nothing; the handler gets undefined, as it would the string.
-      const row = value === undefined ? undefined : await find(binding, value, binding.scope && rows[binding.scope.parent])
-      if (value !== undefined) {
-        if (row === undefined) throw new HttpError(404, 'Not Found')
-        request.bindModel(binding.name, row)
-      }
-      rows.push(row)
-    }
-    return rows
-  }
-
-  /** The route's values with each bound parameter's row in place of its string, for the handler. */
-  substitute(values: readonly string[], rows: readonly (Row | undefined)[]): unknown[] {
+  async load(request: Request, values: readonly (string | undefined)[]): Promise<unknown[]> {
     const args: unknown[] = values.slice()
-    for (let i = 0; i < this.#bindings.length; i++) {
-      const binding = this.#bindings[i]!
-      if (binding.index < args.length) args[binding.index] = rows[i]
+    for (const binding of this.#bindings) {
+      const value = values[binding.index]
+      // An optional parameter the path leaves out binds nothing: the handler gets undefined, as it would the string.
+      if (value === undefined) continue
+      const parent = binding.scope && (args[binding.scope.parent] as Row | undefined)
+      const row = await find(binding, value, parent)
+      if (row === undefined) throw new HttpError(404, 'Not Found')
+      request.bindModel(binding.name, row)
+      args[binding.index] = row
     }
     return args
   }
 
-  /** The rows a binding layer has loaded, read back from the request, in the order of the bindings. */
-  loaded(request: Request): (Row | undefined)[] {
-    return this.#bindings.map((binding) => request.model<Row>(binding.name))
+  /** The handler's arguments once a binding layer has loaded the models: the values, each bound one's row in its place. */
+  loaded(request: Request, values: readonly string[]): unknown[] {
+    const args: unknown[] = values.slice()
+    for (const binding of this.#bindings) if (binding.index < args.length) args[binding.index] = request.model(binding.name)
+    return args
   }
 }
 
@@ -121,21 +113,18 @@ export function bindModels(route: RouteDefinition, layers: readonly Middleware[]
   if (first === -1) {
     return {
       layers,
-      handler: async (request, values) => {
-        const rows = await bindings.load(request, (index) => values[index])
-        return handler(request, bindings.substitute(values, rows) as string[])
-      },
+      handler: async (request, values) => handler(request, (await bindings.load(request, values)) as string[]),
     }
   }
   // The route's own and group middleware are the last layers, in the order of `middlewareList`.
   const at = layers.length - route.middlewareList.length + first
   const load: Middleware = async (request, next) => {
-    await bindings.load(request, (_index, name) => request.param(name))
+    await bindings.load(request, route.paramNames.map((name) => request.param(name)))
     return next()
   }
   return {
     layers: [...layers.slice(0, at), load, ...layers.slice(at)],
-    handler: (request, values) => handler(request, bindings.substitute(values, bindings.loaded(request)) as string[]),
+    handler: (request, values) => handler(request, bindings.loaded(request, values) as string[]),
   }
 }
 

@@ -71,6 +71,7 @@ function buildRouter(seen: Record<string, unknown>): Router {
     .bind('post', Post)
     .middleware(sees('auth', seen), sees('canUpdate', seen), sees('logAfter', seen))
   router.get('/last/{post}', (_request: Request, post: PostRow) => ({ title: post.title })).bind('post', Post).middleware(sees('auth', seen))
+  router.get('/maybe/{post?}', (_request: Request, post?: PostRow) => ({ post: post?.id ?? null })).bind('post', Post)
   router.apiResource('resource/posts', PostController, { only: ['index', 'show'], bind: Post })
   router.get('/plain/{id}', async (_request: Request, id: string) => Post.findOrFail(id))
   return router
@@ -121,6 +122,12 @@ describe.each(backends)('route model binding on $name', (backend) => {
       expect(await get('/resource/posts/2')).toEqual({ status: 200, body: { title: 'bobs', bound: 2 } })
       expect(await get('/resource/posts')).toEqual({ status: 200, body: { posts: [] } })
       expect(await get('/resource/posts/abc')).toEqual(notFound)
+    })
+
+    it('binds nothing for an optional parameter the path leaves out', async () => {
+      expect(await get('/maybe')).toEqual({ status: 200, body: { post: null } })
+      expect(await get('/maybe/2')).toEqual({ status: 200, body: { post: 2 } })
+      expect(await get('/maybe/9')).toEqual(notFound)
     })
 
     it('answers 404 for a key with no row, with one query', async () => {
