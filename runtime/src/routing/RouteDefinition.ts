@@ -5,7 +5,7 @@ import type { AnyModel } from '../database/modelTypes.js'
 import type { Request } from '../http/Request.js'
 import type { HandlerResult, Middleware } from '../http/Middleware.js'
 import type { Response } from '../http/Response.js'
-import type { RouteContract } from './RouteContract.js'
+import type { ContractResponse, RouteContract } from './RouteContract.js'
 import { NOT_FOUND_BODY } from './notFoundBody.js'
 import type { Requirement } from './routePattern.js'
 
@@ -53,6 +53,11 @@ export interface GroupOptions {
   /** A prefix for route names in the group, e.g. `admin.`. */
   as?: string
 }
+
+/** The 200 that `.bind()` declares for a route that declares no success, as the document gives one that declares nothing. */
+const BOUND_SUCCESS: ContractResponse = Object.freeze({ description: 'OK' })
+
+const isSuccess = (status: string) => status.startsWith('2')
 
 /** A parameter's constraint, by its place in the path. */
 interface Constraint {
@@ -309,6 +314,9 @@ export class RouteDefinition {
       const names = Object.values(this.bindings).map((bound) => (bound as { name?: string }).name || bound.table)
       this.returns(404, NOT_FOUND_BODY, `No ${names.join(' or ')} at this path`)
     }
+    // A route that declared no success had the document's default 200; declaring the 404 alone would take it away.
+    const responses = this.declared!.responses!
+    if (!Object.keys(responses).some(isSuccess)) this.declare({ responses: { ...responses, 200: BOUND_SUCCESS } })
     return this
   }
 
@@ -357,6 +365,12 @@ export class RouteDefinition {
   private declare(part: RouteContract): this {
     this.names.assertOpen(`a contract on ${this}`)
     this.declared = { ...this.declared, ...part }
+    const responses = this.declared.responses
+    if (responses?.[200] === BOUND_SUCCESS && Object.keys(responses).some((status) => status !== '200' && isSuccess(status))) {
+      // `.bind()`'s stand-in for the default 200 gives way to the success the route declares (`.returns(204)`).
+      const { 200: _standIn, ...declared } = responses
+      this.declared = { ...this.declared, responses: declared }
+    }
     return this
   }
 

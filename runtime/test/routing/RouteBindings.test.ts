@@ -235,6 +235,19 @@ describe('a route bound to a model', () => {
     })
   })
 
+  it('keeps the document\'s 200 of a route that declares no success, until the route declares one', () => {
+    const routes = new Router(new Container())
+    routes.get('/a/{post}', () => ({})).bind('post', Post)
+    routes.delete('/b/{post}', () => ({})).bind('post', Post).returns(204)
+    routes.get('/c/{post}', () => ({})).returns(404, undefined, 'Gone').bind('post', Post)
+    const document = openApiDocument(routes.getRoutes(), { title: 'Blog', version: '1' })
+    const responses = (path: string, method: string) => (document.paths[path]![method] as { responses: Record<string, { description: string }> }).responses
+    expect(Object.keys(responses('/a/{post}', 'get'))).toEqual(['200', '404'])
+    expect(responses('/a/{post}', 'get')['200']).toEqual({ description: 'OK' })
+    expect(Object.keys(responses('/b/{post}', 'delete'))).toEqual(['204', '404'])
+    expect(responses('/c/{post}', 'get')['404']).toEqual({ description: 'Gone' })
+  })
+
   it('says at startup what a binding lacks', () => {
     const unbound = new Router(new Container())
     unbound.get('/posts/{post:slug}', () => ({}))
