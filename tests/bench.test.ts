@@ -158,6 +158,31 @@ describe('npm run bench', () => {
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 
+  it('--suite db --smoke pairs route model binding with findOrFail by hand on one path, one statement each, only when named', async () => {
+    const out = join(work, 'smoke-binding.json')
+    const run = await bench(['--suite', 'db', '--smoke', '--servers', 'fw-bound,fw-by-hand', '--cases', 'world', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      failures: string[]
+      queriesPerAnswer: Record<string, Record<string, number>>
+      servers: Record<string, ServerResult>
+      paired: PairedResult[]
+      targets: { name: string; target: string }[]
+    }
+    expect(result.failures).toEqual([])
+    expect(result.queriesPerAnswer.world).toEqual({ 'fw-bound': 1, 'fw-by-hand': 1 })
+    for (const id of ['fw-bound', 'fw-by-hand']) {
+      const measured = result.servers[id]!.cases.world!
+      expect(measured.requests, id).toBeGreaterThan(0)
+      expect({ errors: measured.errors, non2xx: measured.non2xx, mismatches: measured.mismatches }, id).toEqual({ errors: 0, non2xx: 0, mismatches: 0 })
+    }
+    expect(result.paired.map((pair) => pair.key)).toEqual(['world/binding'])
+    expect(result.targets.map((goal) => goal.target)).toEqual(['>= 0.97'])
+    expect(result.paired[0]!.rounds[0]!.rpsA).toBeGreaterThan(0)
+    expect(run.stdout).toContain("| Fw, .bind('world', World) ÷ World.findOrFail(id) by hand, GET /world/4242 |")
+  })
+
   it('--suite queue --smoke drains the same jobs through Fw on PostgreSQL and SQLite and through pg-boss used directly', async () => {
     const out = join(work, 'smoke-queue.json')
     const ours = (name: string) => name.startsWith('fw-bench-pg-') || name.startsWith('fw-bench-queue-')

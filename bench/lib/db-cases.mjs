@@ -54,6 +54,8 @@ export const DB_CASES = {
   fortunes: { label: 'fortunes', method: 'GET', path: '/fortunes', status: 200, contentType: 'text/html; charset=utf-8', expect: { kind: 'exact', body: FORTUNES_HTML } },
   // Not TechEmpower's: a page of a blog (blog.mjs), 50 posts with their author and comments, in at most 3 queries.
   posts: { label: 'relations', method: 'GET', path: '/posts', status: 200, contentType: 'application/json', expect: { kind: 'exact', body: postsPage() }, maxQueries: 3 },
+  // Fw's alone, run only when named (`optional`): one row by route model binding, or by findOrFail by hand (fw-bound, fw-by-hand).
+  world: { label: 'a bound row', method: 'GET', path: '/world/4242', status: 200, contentType: 'application/json', expect: { kind: 'world' }, maxQueries: 1, optional: true },
 }
 
 /** The test types that query the database (the ones the ratio targets are about). */

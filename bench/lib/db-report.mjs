@@ -53,10 +53,16 @@ export function addPeerRatios(summary, servers, fastest) {
  * eager loading against fastify with the same rows loaded by hand with kysely.
  */
 export function dbComparisons(servers, caseNames, fastest) {
-  const fw = servers.find((server) => server.id === 'fw')
-  if (!fw) return []
   const byId = (id) => servers.find((server) => server.id === id)
   const list = []
+  // Route model binding against findOrFail by hand, on one path: the cost of `.bind()` (target >= 0.97, dbTargets).
+  const [bound, byHand] = [byId('fw-bound'), byId('fw-by-hand')]
+  if (caseNames.includes('world') && bound && byHand) {
+    const label = `Fw, .bind('world', World) ÷ World.findOrFail(id) by hand, GET ${DB_CASES.world.path}`
+    list.push({ key: 'world/binding', caseName: 'world', testCase: DB_CASES.world, peer: byHand.id, reference: true, label, a: { server: byHand, routes: 0 }, b: { server: bound, routes: 0 } })
+  }
+  const fw = byId('fw')
+  if (!fw) return list
   // /json and /plaintext: Fw against the fastest peer on pg, as issue 29's bar covers every TechEmpower test.
   for (const name of ['json', 'plaintext'].filter((n) => caseNames.includes(n) && byId(fastest[n]))) {
     const peer = byId(fastest[name])
@@ -93,9 +99,11 @@ export function dbComparisons(servers, caseNames, fastest) {
  * verification counted them); Fw's p99 at most 1.10× that of the fastest peer on any driver.
  */
 export function dbTargets(summary, fastest, pairs, queries = {}) {
-  const fw = summary.fw
-  if (!fw) return []
   const list = []
+  const binding = pairs.find((pair) => pair.key === 'world/binding')
+  if (binding) list.push({ name: binding.label, value: binding.ratio, method: 'paired', target: '>= 0.97', met: binding.ratio == null ? null : binding.ratio >= 0.97 })
+  const fw = summary.fw
+  if (!fw) return list
   for (const pair of pairs.filter((entry) => !entry.reference)) {
     const name = pair.key.split('/')[0]
     const alone = ratio(fw.cases[name]?.rps, summary[pair.peer]?.cases[name]?.rps)

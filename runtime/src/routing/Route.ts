@@ -1,25 +1,26 @@
 import type { ResourceOptions } from './resourceActions.js'
 import type { DomainGroup, GroupOptions, RouteDefinition, RouteHandler } from './RouteDefinition.js'
+import type { UrlParams } from './routeUrl.js'
 
 /** What the facade needs of a router: its registration methods. */
 interface RouteRegistrar {
-  get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  post<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  put<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  patch<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  delete<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  options<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  any<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition
-  match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition
+  get<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  post<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  put<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  patch<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  delete<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  options<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  any<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition
+  match<T, P extends unknown[] = string[]>(methods: readonly string[], pattern: string, handler: RouteHandler<T, P>): RouteDefinition
   resource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[]
   apiResource<T>(name: string, Controller: new (...args: any[]) => T, options?: ResourceOptions): RouteDefinition[]
   fallback<T>(handler: RouteHandler<T>): RouteDefinition
   group(options: GroupOptions, routes: () => void): void
   domain(pattern: string): DomainGroup
   getRoutes(): readonly RouteDefinition[]
-  url(name: string, params?: Record<string, string | number>): string
-  signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string
-  absoluteUrl(name: string, params?: Record<string, string | number>): string
+  url(name: string, params?: UrlParams): string
+  signedUrl(name: string, params?: UrlParams, options?: { expiresIn?: number }): string
+  absoluteUrl(name: string, params?: UrlParams): string
 }
 
 /** The application's router, bound once by its first `loadRoutesFromFile`. */
@@ -64,28 +65,28 @@ function router(call: string): RouteRegistrar {
  * ```
  */
 export const Route = {
-  get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  get<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('get').get(pattern, handler)
   },
-  post<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  post<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('post').post(pattern, handler)
   },
-  put<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  put<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('put').put(pattern, handler)
   },
-  patch<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  patch<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('patch').patch(pattern, handler)
   },
-  delete<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  delete<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('delete').delete(pattern, handler)
   },
-  options<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  options<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('options').options(pattern, handler)
   },
-  any<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  any<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('any').any(pattern, handler)
   },
-  match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  match<T, P extends unknown[] = string[]>(methods: readonly string[], pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return router('match').match(methods, pattern, handler)
   },
   /** Laravel's resource routes: `Route.resource('photos', PhotoController)` (see `router.resource`). */
@@ -123,21 +124,21 @@ export const Route = {
     return application?.getRoutes() ?? []
   },
   /** The path of a named route of the application: `Route.url('users.show', { id: 5 })` is `/users/5` (see `router.url`). */
-  url(name: string, params?: Record<string, string | number>): string {
+  url(name: string, params?: UrlParams): string {
     return loaded('url').url(name, params)
   },
   /**
    * The absolute, signed link of a named route of the application, built on `APP_URL`, for a route with the `signed`
    * middleware: `Route.signedUrl('unsubscribe', { user: 5 }, { expiresIn: 3600 })` (see `router.signedUrl`).
    */
-  signedUrl(name: string, params?: Record<string, string | number>, options?: { expiresIn?: number }): string {
+  signedUrl(name: string, params?: UrlParams, options?: { expiresIn?: number }): string {
     return loaded('signedUrl').signedUrl(name, params, options)
   },
   /**
    * The absolute link of a named route of the application, built on `APP_URL` (never the Host header), for a mail:
    * `Route.absoluteUrl('password.reset', { token, email })` (see `router.absoluteUrl`).
    */
-  absoluteUrl(name: string, params?: Record<string, string | number>): string {
+  absoluteUrl(name: string, params?: UrlParams): string {
     return loaded('absoluteUrl').absoluteUrl(name, params)
   },
 }

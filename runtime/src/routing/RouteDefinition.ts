@@ -1,25 +1,29 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { Constructor } from '../container/Container.js'
+import { modelConfig } from '../database/ModelConfig.js'
+import type { AnyModel } from '../database/modelTypes.js'
 import type { Request } from '../http/Request.js'
 import type { HandlerResult, Middleware } from '../http/Middleware.js'
 import type { Response } from '../http/Response.js'
-import type { RouteContract } from './RouteContract.js'
+import type { ContractResponse, RouteContract } from './RouteContract.js'
+import { NOT_FOUND_BODY } from './notFoundBody.js'
 import type { Requirement } from './routePattern.js'
 
 export type { HandlerResult, Middleware, Next } from '../http/Middleware.js'
 
 /**
  * A closure handler: the Request, then the route parameters in order (a domain's first, then the path's), as
- * strings; an optional parameter absent from the path is undefined (or its `.defaults()` value).
+ * strings; an optional parameter absent from the path is undefined (or its `.defaults()` value). A parameter bound
+ * to a model (`.bind('post', Post)`) comes as its row, which the closure types: `(request, post: RowOf<typeof Post>)`.
  */
-export type RouteClosure = (request: Request, ...params: string[]) => HandlerResult | Promise<HandlerResult>
+export type RouteClosure<P extends unknown[] = string[]> = (request: Request, ...params: P) => HandlerResult | Promise<HandlerResult>
 
 type MethodNames<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T] & string
 
 /** `[UserController, 'show']`: the controller is built from the container for each request. */
 export type ControllerAction<T = object> = readonly [Constructor<T>, MethodNames<T>]
 
-export type RouteHandler<T = object> = RouteClosure | ControllerAction<T>
+export type RouteHandler<T = object, P extends unknown[] = string[]> = RouteClosure<P> | ControllerAction<T>
 
 /** A middleware function, or the name it was registered under with `router.aliasMiddleware`. */
 export type MiddlewareReference = Middleware | string
@@ -49,6 +53,11 @@ export interface GroupOptions {
   /** A prefix for route names in the group, e.g. `admin.`. */
   as?: string
 }
+
+/** The 200 that `.bind()` declares for a route that declares no success, as the document gives one that declares nothing. */
+const BOUND_SUCCESS: ContractResponse = Object.freeze({ description: 'OK' })
+
+const isSuccess = (status: string) => status.startsWith('2')
 
 /** A parameter's constraint, by its place in the path. */
 interface Constraint {
@@ -89,6 +98,14 @@ export class RouteDefinition {
   defaultValues: Readonly<Record<string, string>> | null = null
   /** What the route takes and gives (`.body()`, `.returns()`, `.contract()`, …); undefined when it declares nothing. */
   declared: RouteContract | undefined = undefined
+  /** The models bound to parameters with `.bind()`, by parameter name; null when there are none. */
+  bindings: Readonly<Record<string, AnyModel>> | null = null
+  /** The column a bound parameter is found by, from the pattern's `{post:slug}`, by parameter name; null when none names one. */
+  bindingFields: Readonly<Record<string, string>> | null = null
+  /** `.withTrashed()`: bound models are found soft-deleted too. */
+  bindsTrashed = false
+  /** `.scopeBindings()` (true) or `.withoutScopedBindings()` (false); undefined: scoped when the child names a column. */
+  scopedBindings: boolean | undefined = undefined
   /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
   pipeline: ((request: Request, values: readonly string[]) => Response | Promise<Response>) | undefined = undefined
   /** The middleware of `pipeline`, outermost first (global, path-scoped, group, route), set with it. @internal */
@@ -270,9 +287,90 @@ export class RouteDefinition {
     return this.declare({ ...contract, params: this.declared?.params, responses: { ...this.declared?.responses, ...contract.responses } })
   }
 
+  /**
+   * Binds a parameter to a model, as Laravel's route model binding: before the handler runs, the row whose key is the
+   * parameter's value is loaded (`{post:slug}` in the pattern: whose `slug` is), soft-deleted rows left out unless
+   * the route says `.withTrashed()`. The handler gets the row in place of the string, and middleware that run after
+   * the binding read it with `request.model('post')`. No row is a 404, and so is a value the key column cannot hold
+   * (`abc`, `1.5` or `-1` for an integer key, a non-uuid for a uuid key), without a query. The route's document
+   * shows the 404. The models load after the route's middleware, except for an authorization middleware
+   * (`can:update,post`), before which they load, so that it can read them (Laravel's middleware priority).
+   *
+   * @example
+   * ```ts
+   * Route.get('/posts/{post}', [PostController, 'show']).bind('post', Post)
+   * // in PostController: show(request: Request, post: RowOf<typeof Post>) { return post }
+   * Route.get('/posts/{post:slug}', (request: Request, post: RowOf<typeof Post>) => post).bind('post', Post)
+   * ```
+   */
+  bind(parameter: string, model: AnyModel): this {
+    this.names.assertOpen(`a binding on ${this}`)
+    if (!this.paramNames.includes(parameter)) throw new Error(`Route "${this.pattern}" has no parameter {${parameter}} to bind`)
+    modelConfig(model) // a class that is not a model throws here, at the route that names it
+    this.bindings = { ...this.bindings, [parameter]: model }
+    this.pipeline = undefined
+    const declared = this.declared?.responses?.[404]
+    if (declared === undefined || declared.schema === NOT_FOUND_BODY) {
+      const names = Object.values(this.bindings).map((bound) => (bound as { name?: string }).name || bound.table)
+      this.returns(404, NOT_FOUND_BODY, `No ${names.join(' or ')} at this path`)
+    }
+    // A route that declared no success had the document's default 200; declaring the 404 alone would take it away.
+    const responses = this.declared!.responses!
+    if (!Object.keys(responses).some(isSuccess)) this.declare({ responses: { ...responses, 200: BOUND_SUCCESS } })
+    return this
+  }
+
+  /**
+   * Finds the route's bound models soft-deleted too (Laravel's `->withTrashed()`): a page that restores a post.
+   *
+   * @example
+   * ```ts
+   * Route.post('/posts/{post}/restore', [PostController, 'restore']).bind('post', Post).withTrashed()
+   * ```
+   */
+  withTrashed(): this {
+    this.names.assertOpen(`a binding on ${this}`)
+    this.bindsTrashed = true
+    this.pipeline = undefined
+    return this
+  }
+
+  /**
+   * Finds each bound model among the children of the bound model before it in the path, as Laravel's
+   * `->scopeBindings()`: for `/users/{user}/posts/{post}`, the post must be one of the user's, through the parent's
+   * relation named after the child parameter, plural (`User.posts`, a `hasMany` or `hasOne` of `Post`); another
+   * user's post is a 404. A child found by a column (`{post:slug}`) is scoped without asking.
+   *
+   * @example
+   * ```ts
+   * Route.get('/users/{user}/posts/{post}', [PostController, 'show']).bind('user', User).bind('post', Post).scopeBindings()
+   * ```
+   */
+  scopeBindings(): this {
+    return this.scopeBy(true)
+  }
+
+  /** Finds each bound model by its own key alone, even a child found by a column (`{post:slug}`): no scoping. */
+  withoutScopedBindings(): this {
+    return this.scopeBy(false)
+  }
+
+  private scopeBy(scoped: boolean): this {
+    this.names.assertOpen(`a binding on ${this}`)
+    this.scopedBindings = scoped
+    this.pipeline = undefined
+    return this
+  }
+
   private declare(part: RouteContract): this {
     this.names.assertOpen(`a contract on ${this}`)
     this.declared = { ...this.declared, ...part }
+    const responses = this.declared.responses
+    if (responses?.[200] === BOUND_SUCCESS && Object.keys(responses).some((status) => status !== '200' && isSuccess(status))) {
+      // `.bind()`'s stand-in for the default 200 gives way to the success the route declares (`.returns(204)`).
+      const { 200: _standIn, ...declared } = responses
+      this.declared = { ...this.declared, responses: declared }
+    }
     // The pipeline holds the answers to the declared responses: it is compiled again with them.
     this.pipeline = undefined
     return this

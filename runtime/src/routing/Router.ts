@@ -23,6 +23,7 @@ import { isPathPattern, PathScope } from './PathScope.js'
 import { renderError, type ErrorHandler } from './renderError.js'
 import { resourceActions, type ResourceOptions } from './resourceActions.js'
 import { resolveRoutesFile } from './resolveRoutesFile.js'
+import { bindModels } from './RouteBindings.js'
 import { bindRoute } from './Route.js'
 import {
   RouteDefinition,
@@ -32,9 +33,9 @@ import {
   type MiddlewareReference,
   type RouteHandler,
 } from './RouteDefinition.js'
-import { namesOf, parsePattern } from './routePattern.js'
+import { keyedPattern, namesOf, parsePattern } from './routePattern.js'
 import { RouteTree, type RouteMatch } from './RouteTree.js'
-import { routeOrigin, routeUrl } from './routeUrl.js'
+import { routeOrigin, routeUrl, type UrlParams } from './routeUrl.js'
 import { UrlSigner } from './UrlSigner.js'
 import { verifySignature } from './verifySignature.js'
 
@@ -159,37 +160,37 @@ export class Router {
     if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push({ middleware: requestLog(this.logger), scope: undefined })
   }
 
-  get<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  get<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['GET'], pattern, handler)
   }
 
-  post<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  post<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['POST'], pattern, handler)
   }
 
-  put<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  put<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['PUT'], pattern, handler)
   }
 
-  patch<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  patch<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['PATCH'], pattern, handler)
   }
 
-  delete<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  delete<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['DELETE'], pattern, handler)
   }
 
-  options<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  options<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(['OPTIONS'], pattern, handler)
   }
 
   /** A route for every method (GET, POST, PUT, PATCH, DELETE, OPTIONS; HEAD follows GET). */
-  any<T>(pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  any<T, P extends unknown[] = string[]>(pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(ALL_METHODS, pattern, handler)
   }
 
   /** A route for the listed methods: `router.match(['GET', 'POST'], '/form', handler)`. */
-  match<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  match<T, P extends unknown[] = string[]>(methods: readonly string[], pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     return this.addRoute(methods, pattern, handler)
   }
 
@@ -197,12 +198,13 @@ export class Router {
    * The routes of a resource controller, with Laravel's action names: index, create, store, show,
    * edit, update (PUT and PATCH) and destroy, named `photos.index` and so on. Every action must
    * exist on the controller; `only`/`except` choose, `where` constrains the parameter (a path whose
-   * parameter does not match is not found: 404).
+   * parameter does not match is not found: 404), `bind` binds it to a model (the item routes get the row).
    *
    * @example
    * ```ts
    * router.resource('photos', PhotoController) // GET /photos, GET /photos/{photo}/edit, …
    * router.apiResource('posts', PostController, { where: { post: /\d+/ } }) // GET /posts/abc: 404
+   * router.apiResource('posts', PostController, { bind: Post })             // show(request, post) gets the row
    * ```
    */
   resource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions = {}): RouteDefinition[] {
@@ -215,11 +217,12 @@ export class Router {
   }
 
   private addResource<T>(name: string, Controller: new (...args: any[]) => T, options: ResourceOptions, api: boolean): RouteDefinition[] {
-    return resourceActions(name, options, api).map(({ methods, path, action, routeName }) => {
+    return resourceActions(name, options, api).map(({ methods, path, action, routeName, parameter }) => {
       const route = this.addRoute(methods, path, [Controller, action] as unknown as RouteHandler<T>).name(routeName)
-      for (const [parameter, pattern] of Object.entries(options.where ?? {})) {
-        if (route.paramNames.includes(parameter)) route.where(parameter, pattern)
+      for (const [constrained, pattern] of Object.entries(options.where ?? {})) {
+        if (route.paramNames.includes(constrained)) route.where(constrained, pattern)
       }
+      if (options.bind && parameter !== undefined) route.bind(parameter, options.bind)
       return route
     })
   }
@@ -394,7 +397,7 @@ export class Router {
    * router.url('users.show', { id: 5 }) // '/users/5'
    * ```
    */
-  url(name: string, params: Record<string, string | number> = {}): string {
+  url(name: string, params: UrlParams = {}): string {
     const route = this.namedRoute(name)
     return (routeOrigin(route, params) ?? '') + routeUrl(route, params)
   }
@@ -416,7 +419,7 @@ export class Router {
    * // 'https://example.com/unsubscribe/5?expires=1767225600&signature=3f…'
    * ```
    */
-  signedUrl(name: string, params: Record<string, string | number> = {}, options: { expiresIn?: number } = {}): string {
+  signedUrl(name: string, params: UrlParams = {}, options: { expiresIn?: number } = {}): string {
     const { expiresIn } = options
     if (expiresIn !== undefined && !(Number.isFinite(expiresIn) && expiresIn > 0)) {
       throw new TypeError(`signedUrl(): expiresIn is a number of seconds above 0, got ${String(expiresIn)}`)
@@ -441,7 +444,7 @@ export class Router {
    * // 'https://example.com/reset-password/Zx…?email=ada%40example.com'
    * ```
    */
-  absoluteUrl(name: string, params: Record<string, string | number> = {}): string {
+  absoluteUrl(name: string, params: UrlParams = {}): string {
     const route = this.namedRoute(name)
     return (routeOrigin(route, params) ?? appUrl('links in mail')) + routeUrl(route, params)
   }
@@ -633,9 +636,12 @@ export class Router {
       }
       for (const reference of route.middlewareList) layers.push(this.resolveMiddleware(reference))
       route.layers = layers
-      const handler = handlerStep(route, this.container)
+      let handler = handlerStep(route, this.container)
+      let around: readonly Middleware[] = layers
+      // Route model binding: the handler gets the rows; an authorization middleware may need them loaded before it.
+      if (route.bindings ?? route.bindingFields) ({ layers: around, handler } = bindModels(route, layers, handler))
       const checked = route.declared?.params ? checkParams(route, handler) : handler
-      route.pipeline = compose(layers, route.defaultValues ? withDefaults(route, checked) : checked, route, this.render)
+      route.pipeline = compose(around, route.defaultValues ? withDefaults(route, checked) : checked, route, this.render)
     }
     if (this.globalLayers) return
     this.globalLayers = global.map(({ layer, scope }) => (scope ? scope.layerForPaths(layer) : layer))
@@ -708,10 +714,12 @@ export class Router {
     if (this.frozen) throw new Error(`The routes are frozen once the router serves: add ${change} before the first request (in routes/ or bootstrap/app.ts)`)
   }
 
-  private addRoute<T>(methods: readonly string[], pattern: string, handler: RouteHandler<T>): RouteDefinition {
+  private addRoute<T, P extends unknown[]>(methods: readonly string[], pattern: string, handler: RouteHandler<T, P>): RouteDefinition {
     this.assertOpen(`the route ${pattern}`)
     const upper = methods.map((method) => method.toUpperCase())
-    const fullPattern = joinPaths([...this.groups.map((group) => group.prefix ?? ''), pattern])
+    const joined = joinPaths([...this.groups.map((group) => group.prefix ?? ''), pattern])
+    // `{post:slug}` is `{post}` to everything but route model binding, which finds the post by its slug.
+    const { pattern: fullPattern, fields } = keyedPattern(joined, `Route "${joined}"`)
     checkHandler(fullPattern, handler as RouteHandler)
     const domain = this.groups.findLast((group) => group.domain !== undefined)?.domain
     const host = domain === undefined ? undefined : new DomainPattern(domain)
@@ -721,6 +729,7 @@ export class Router {
     const middleware = this.groups.flatMap((group) => group.middleware ?? [])
     const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, [...(host?.names ?? []), ...paramNames], middleware, this, domain)
     route.namePrefix = this.groups.map((group) => group.as ?? '').join('')
+    route.bindingFields = fields
     const tree = host ? this.domainTree(host) : this.tree
     this.unplaced.push({ tree, route })
     this.definitions.push(route)

@@ -1,11 +1,15 @@
+import type { AnyModel } from '../database/modelTypes.js'
+
 /**
- * Which actions of a resource to register (`{ only: ['index', 'show'] }` or `{ except: ['destroy'] }`), and the
- * constraints of its parameter, as `where` on each route that has it (`{ where: { photo: /\d+/ } }`).
+ * Which actions of a resource to register (`{ only: ['index', 'show'] }` or `{ except: ['destroy'] }`), the
+ * constraints of its parameter, as `where` on each route that has it (`{ where: { photo: /\d+/ } }`), and the model
+ * its parameter is bound to (`{ bind: Photo }`: show, edit, update and destroy get the row, see `RouteDefinition.bind`).
  */
 export interface ResourceOptions {
   only?: readonly string[]
   except?: readonly string[]
   where?: Readonly<Record<string, RegExp | string>>
+  bind?: AnyModel
 }
 
 /** One route of a resource. */
@@ -14,6 +18,8 @@ export interface ResourceAction {
   readonly path: string
   readonly action: string
   readonly routeName: string
+  /** The item's parameter (`photo`) on the routes of one item (show, edit, update, destroy). */
+  readonly parameter?: string
 }
 
 /** `photos` → `photo`, `categories` → `category`: the parameter name of one item. */
@@ -49,5 +55,5 @@ export function resourceActions(name: string, options: ResourceOptions, api: boo
   return all
     .filter(([, , action]) => !(api && (action === 'create' || action === 'edit')))
     .filter(([, , action]) => (options.only ? options.only.includes(action) : true) && !options.except?.includes(action))
-    .map(([methods, path, action]) => ({ methods, path, action, routeName: `${prefix}.${action}` }))
+    .map(([methods, path, action]) => ({ methods, path, action, routeName: `${prefix}.${action}`, ...(path.startsWith(item) ? { parameter } : {}) }))
 }

@@ -214,3 +214,37 @@ function checkNames(names: readonly string[], label: string): void {
     seen.add(name)
   }
 }
+
+/** A path pattern with the columns its bound parameters name taken out: `{post:slug}` becomes `{post}`. */
+export interface KeyedPattern {
+  /** The pattern the route matches and documents: `/posts/{post}`. */
+  readonly pattern: string
+  /** The column each parameter names, by parameter: `{ post: 'slug' }`; null when none names one. */
+  readonly fields: Readonly<Record<string, string>> | null
+}
+
+const KEYED = /\{([A-Za-z_][A-Za-z0-9_]*):([^{}]*)\}/g
+const FIELD = /^([A-Za-z_][A-Za-z0-9_]*)(\?)?$/
+
+/**
+ * Takes the columns out of a path pattern's parameters, as Laravel's `{post:slug}`: the route matches, lists and
+ * documents `/posts/{post}`, and route model binding finds the post by its `slug` (see `RouteDefinition.bind`).
+ * A column is letters, digits and `_`; an optional parameter keeps its `?` (`{post:slug?}`).
+ *
+ * @example
+ * ```ts
+ * keyedPattern('/users/{user}/posts/{post:slug}', 'Route "/users/{user}/posts/{post:slug}"')
+ * // { pattern: '/users/{user}/posts/{post}', fields: { post: 'slug' } }
+ * ```
+ */
+export function keyedPattern(path: string, label: string): KeyedPattern {
+  if (!path.includes(':')) return { pattern: path, fields: null }
+  const fields: Record<string, string> = {}
+  const pattern = path.replace(KEYED, (_whole, name: string, field: string) => {
+    const parts = FIELD.exec(field)
+    if (!parts) throw new Error(`${label}: "{${name}:${field}}" names no column: a column is letters, digits and _, as {${name}:slug} (or {${name}:slug?})`)
+    fields[name] = parts[1]!
+    return `{${name}${parts[2] ?? ''}}`
+  })
+  return { pattern, fields: Object.keys(fields).length > 0 ? fields : null }
+}

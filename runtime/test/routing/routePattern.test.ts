@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileSegment, parseDomain, parsePattern, splitSegment } from '../../src/routing/routePattern.js'
+import { compileSegment, keyedPattern, parseDomain, parsePattern, splitSegment } from '../../src/routing/routePattern.js'
 
 const parse = (pattern: string) => parsePattern(pattern, `Route "${pattern}"`)
 
@@ -138,5 +138,22 @@ describe('parseDomain', () => {
     ['{account}.{account}.com', 'parameter {account} appears twice'],
   ])('refuses %j, saying why', (domain, message) => {
     expect(() => parseDomain(domain, `Domain "${domain}"`)).toThrow(`Domain "${domain}": ${message}`)
+  })
+})
+
+describe('keyedPattern', () => {
+  const keyed = (pattern: string) => keyedPattern(pattern, `Route "${pattern}"`)
+
+  it('takes the columns out of the parameters, keeping an optional mark', () => {
+    expect(keyed('/users/{user}/posts/{post:slug}')).toEqual({ pattern: '/users/{user}/posts/{post}', fields: { post: 'slug' } })
+    expect(keyed('/{team:slug}/posts/{post:slug?}')).toEqual({ pattern: '/{team}/posts/{post?}', fields: { team: 'slug', post: 'slug' } })
+    expect(keyed('/posts/{post}')).toEqual({ pattern: '/posts/{post}', fields: null })
+    expect(parse(keyed('/posts/{post:slug}').pattern)).toEqual([{ kind: 'static', text: 'posts' }, { kind: 'param', name: 'post', optional: false }])
+  })
+
+  it('refuses a column that is no name', () => {
+    expect(() => keyed('/posts/{post:}')).toThrow('Route "/posts/{post:}": "{post:}" names no column: a column is letters, digits and _, as {post:slug} (or {post:slug?})')
+    expect(() => keyed('/posts/{post:a-b}')).toThrow('"{post:a-b}" names no column')
+    expect(() => keyed('/files/{path:name*}')).toThrow('"{path:name*}" names no column')
   })
 })
