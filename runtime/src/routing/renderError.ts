@@ -1,3 +1,4 @@
+import { ConstraintViolationError } from '../database/ConstraintViolationError.js'
 import { debugPage, errorPage } from '../http/errorPage.js'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
@@ -12,12 +13,15 @@ export type ErrorHandler = (error: unknown, request: Request) => Response | unde
 
 /**
  * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
- * headers; anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
+ * headers; a unique or foreign-key violation from the database is a ConstraintViolationError (409/422 with the
+ * field); anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
  * message and stack only when `debug` is on. A browser (an `Accept` that names HTML and no JSON) gets the
  * same status as an HTML page.
  */
 export function renderError(error: unknown, request: Request, debug: boolean, logger: Logger): Response {
   const page = wantsPage(request)
+  // A unique or foreign-key violation that reached the database answers 409/422 naming the field, never a 500.
+  error = ConstraintViolationError.from(error) ?? error
   if (error instanceof HttpError) {
     if (!page) return error.toResponse()
     const response = Response.html(errorPage(error.status, error.message), error.status)
