@@ -21,8 +21,8 @@ export interface CheckPayload {
 export interface DatabaseRule {
   /** zod 4's check: adds the rule's message to the issues when the value fails, asks nothing when it already failed. */
   (payload: CheckPayload): Promise<void>
-  /** Whether the value passes the rule. */
-  readonly passes: (value: unknown) => Promise<boolean>
+  /** Whether the value passes the rule. (`any`: a validator's check infers its input type from it, and any value may be asked.) */
+  readonly passes: (value: any) => Promise<boolean>
   /** The message for a value that fails: `The email has already been taken.` */
   readonly message: string
 }

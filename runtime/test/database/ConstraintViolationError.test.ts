@@ -1,8 +1,9 @@
+import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Container } from '../../src/container/Container.js'
 import { constraintViolation } from '../../src/database/ConstraintViolationError.js'
-import { db, transaction } from '../../src/database/db.js'
+import { db as appDb, transaction } from '../../src/database/db.js'
 import type { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { Router } from '../../src/routing/Router.js'
@@ -10,6 +11,9 @@ import type { RunningServer } from '../../src/server/listen.js'
 import { unique } from '../../src/validation/unique.js'
 import { listenOn, servers } from '../support/servers.js'
 import { teamBackends, useTeamDatabase } from '../support/teamDatabase.js'
+
+/** The app's database, untyped: these tests' tables are not the app's `Tables`. */
+const db = () => appDb() as Kysely<any>
 
 /** Writes with no rule in front of them: the database's constraints have the only word. */
 function routes(): Router {
