@@ -30,11 +30,13 @@ export function locateForeignKeyFailure(database: Database, query: CompiledQuery
   const [, verb, quoted] = target
   if (verb!.toLowerCase() === 'delete') return void foreignKeyFailures.set(error as object, { columns: [], referenced: true })
   const table = quoted!.replaceAll('""', '"')
+  const inTransaction = database.inTransaction
   try {
     const columns = brokenColumns(database, query, table)
     foreignKeyFailures.set(error as object, { columns, referenced: columns.length === 0 })
   } catch {
-    // Unexplained: the answer names no field.
+    // Unexplained: the answer names no field. Outside a transaction, the savepoint's own must not stay open.
+    if (!inTransaction && database.inTransaction) database.exec('rollback')
   }
 }
 
