@@ -10,7 +10,8 @@ import { startPostgres } from './postgres.js'
 
 /**
  * Teams, their users (email unique) and projects (a foreign key to teams, a name unique within a team): the
- * constraints that validation rules and violations are about, on SQLite and PostgreSQL alike.
+ * constraints that validation rules and violations are about, on SQLite and PostgreSQL alike; and the users' access
+ * tokens, for actingAs.
  */
 async function createTables(db: Kysely<any>): Promise<void> {
   await db.schema.createTable('teams').$call(id(db)).addColumn('name', 'varchar(100)', (column) => column.notNull()).execute()
@@ -28,6 +29,16 @@ async function createTables(db: Kysely<any>): Promise<void> {
     .addColumn('owner_id', 'integer', (column) => column.references('users.id'))
     .addColumn('name', 'varchar(100)', (column) => column.notNull())
     .addUniqueConstraint('projects_team_name_unique', ['team_id', 'name'])
+    .execute()
+  // fw-runtime/auth's tokens, for the test client's actingAs.
+  await db.schema
+    .createTable('access_tokens')
+    .$call(id(db))
+    .addColumn('user_id', 'integer', (column) => column.notNull().references('users.id'))
+    .addColumn('token_hash', 'varchar(64)', (column) => column.notNull().unique())
+    .addColumn('kind', 'varchar(16)', (column) => column.notNull())
+    .addColumn('expires_at', 'timestamp', (column) => column.notNull())
+    .addColumn('last_used_at', 'timestamp')
     .execute()
 }
 
@@ -78,7 +89,7 @@ export function useTeamDatabase(backend: (typeof teamBackends)[number]): TeamDat
   })
   beforeEach(async () => {
     const { db, postgres } = database
-    for (const table of ['projects', 'users', 'teams']) {
+    for (const table of ['access_tokens', 'projects', 'users', 'teams']) {
       await db.deleteFrom(table).execute()
       if (postgres) await sql`alter table ${sql.table(table)} alter column id restart with 1`.execute(db)
     }

@@ -6,6 +6,7 @@ import { db as appDb, transaction } from '../../src/database/db.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { serve } from '../../src/server/serve.js'
+import { expectDatabaseHas } from '../../src/testing/databaseAssertions.js'
 import { expectQueries } from '../../src/testing/expectQueries.js'
 import { testClient } from '../../src/testing/TestClient.js'
 import { listenOn } from '../support/servers.js'
@@ -74,6 +75,12 @@ describe.each(teamBackends)('expectQueries() on $name', (backend) => {
     expect(name).toBe('Teal')
     const failure = await expectQueries(0, () => teamById.execute(db(), 1)).catch((error: Error) => error.message)
     expect(failure).toMatch(/^Expected 0 queries, 1 ran:\n {2}1\. select "name" from "teams" where "id" = (\?|\$1)$/)
+  })
+
+  it('does not count the sign-in of actingAs, begun before the work', async () => {
+    const client = testClient(routes()).actingAs({ id: 1 }, 'token')
+    await expectQueries(2, () => client.get('/projects/at-once'))
+    await expectDatabaseHas('access_tokens', { user_id: 1, kind: 'api' })
   })
 
   it('gives the application its database back, also when the work throws', async () => {
