@@ -64,11 +64,16 @@ export class TestClient {
    * await client.actingAs(ada, 'token').post('/logout')
    * ```
    */
-  actingAs(user: { readonly id: number }, via: ActingVia = 'session'): this {
+  // `id?: unknown`: a model's row is typed loosely until database/schema.d.ts knows its table; the id is checked here.
+  actingAs(user: { readonly id?: unknown }, via: ActingVia = 'session'): this {
+    const { id } = user
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
+      throw new TypeError(`actingAs(user) signs in a user of the users table by its numeric id; this one's id is ${String(id)}`)
+    }
     // A transaction of its own, begun now on the database of now: the sign-in's queries are not the next request's,
     // and `expectQueries` around that request does not count them.
-    this.signingIn = transaction(() => this.signIn(user.id, via)).catch((error: unknown) => {
-      throw new Error(`actingAs could not sign in user ${user.id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    this.signingIn = transaction(() => this.signIn(id, via)).catch((error: unknown) => {
+      throw new Error(`actingAs could not sign in user ${id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     })
     return this
   }

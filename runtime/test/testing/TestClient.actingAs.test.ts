@@ -64,6 +64,10 @@ describe.each(teamBackends)('client.actingAs(user) on $name', (backend) => {
     expect((await client.get('/me', { headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401)
   })
 
+  it('refuses a user without a numeric id at the call', () => {
+    expect(() => testClient(authRouter()).actingAs({ id: 'ada' })).toThrow("actingAs(user) signs in a user of the users table by its numeric id; this one's id is ada")
+  })
+
   it('says which user could not be signed in', async () => {
     const client = testClient(authRouter()).actingAs({ id: 99 })
     await expect(client.get('/me')).rejects.toThrow(/^actingAs could not sign in user 99: /)
