@@ -13,21 +13,21 @@ export type ErrorHandler = (error: unknown, request: Request) => Response | unde
 
 /**
  * The default error response, as DESIGN.md's table says: an HttpError answers its status, message and
- * headers; a unique or foreign-key violation from the database is a ConstraintViolationError (409/422 with the
- * field); anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
+ * headers; anything else is logged with the request and its id and answered 500 `Internal Server Error`, with the
  * message and stack only when `debug` is on. A browser (an `Accept` that names HTML and no JSON) gets the
  * same status as an HTML page.
  */
 export function renderError(error: unknown, request: Request, debug: boolean, logger: Logger): Response {
   const page = wantsPage(request)
-  // A unique or foreign-key violation that reached the database answers 409/422 naming the field, never a 500.
-  error = ConstraintViolationError.from(error) ?? error
   if (error instanceof HttpError) {
     if (!page) return error.toResponse()
     const response = Response.html(errorPage(error.status, error.message), error.status)
     for (const key of Object.keys(error.headers)) response.setHeader(key, error.headers[key]!)
     return response
   }
+  // A unique or foreign-key violation that reached the database answers 409/422 naming the field, never a 500.
+  const violation = ConstraintViolationError.from(error)
+  if (violation) return renderError(violation, request, debug, logger)
   const detail = error instanceof Error ? error : new Error(String(error))
   const route = request.route()
   logger.error(`[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} failed:`, detail, { requestId: request.id() })
