@@ -9,5 +9,7 @@
  * ```
  */
 export { createRequestHandler, type RequestListener } from './server/createRequestHandler.js'
-export { TestClient, testClient, type TestResponse } from './testing/TestClient.js'
+export { TestClient, testClient, type ActingVia, type TestResponse } from './testing/TestClient.js'
 export { refreshDatabase, testDatabase, workerDatabase } from './testing/testDatabase.js'
+export { expectDatabaseHas, expectDatabaseMissing, type RowMatch } from './testing/databaseAssertions.js'
+export { expectQueries } from './testing/expectQueries.js'

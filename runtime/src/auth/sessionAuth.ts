@@ -3,7 +3,7 @@ import { issueToken, REMEMBER_LIFETIME, revokeToken, tokenUser } from './accessT
 import type { AuthUser } from './currentUser.js'
 
 /** The session key that holds the browser's session token (a row of `access_tokens`, kind `session`). */
-const SESSION_KEY = 'auth.token'
+export const SESSION_KEY = 'auth.token'
 
 /**
  * Signs a browser in: a new session token, kept in its encrypted session cookie (the `session` middleware),

@@ -6,6 +6,7 @@ import type { Database, Statement } from 'better-sqlite3'
 import { CompiledQuery, SelectQueryNode, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 import { databaseUnavailable } from './DatabaseUnavailableError.js'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { locateForeignKeyFailure } from './sqliteForeignKeys.js'
 import { columnConversions, convertRows, toSqliteParameters, type ColumnConversion } from './sqliteValues.js'
 
 const require = createRequire(import.meta.url)
@@ -134,6 +135,16 @@ class FwSqliteConnection implements DatabaseConnection {
   }
 
   private run<R>(query: CompiledQuery): QueryResult<R> {
+    try {
+      return this.runStatement<R>(query)
+    } catch (error) {
+      // SQLite does not say which foreign key failed: find out now, on this connection, while nothing else ran.
+      locateForeignKeyFailure(this.database, query, error)
+      throw error
+    }
+  }
+
+  private runStatement<R>(query: CompiledQuery): QueryResult<R> {
     const parameters = toSqliteParameters(query.parameters) as unknown[]
     const prepared = this.statement(query.sql)
     const { statement } = prepared

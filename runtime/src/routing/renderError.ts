@@ -1,3 +1,4 @@
+import { ConstraintViolationError } from '../database/ConstraintViolationError.js'
 import { debugPage, errorPage } from '../http/errorPage.js'
 import { HttpError } from '../http/HttpError.js'
 import type { Request } from '../http/Request.js'
@@ -24,6 +25,9 @@ export function renderError(error: unknown, request: Request, debug: boolean, lo
     for (const key of Object.keys(error.headers)) response.setHeader(key, error.headers[key]!)
     return response
   }
+  // A unique or foreign-key violation that reached the database answers 409/422 naming the field, never a 500.
+  const violation = ConstraintViolationError.from(error)
+  if (violation) return renderError(violation, request, debug, logger)
   const detail = error instanceof Error ? error : new Error(String(error))
   const route = request.route()
   logger.error(`[fw] ${request.method()} ${request.uri()}${route ? ` (route ${route})` : ''} failed:`, detail, { requestId: request.id() })

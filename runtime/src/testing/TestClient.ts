@@ -1,9 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
+import { issueToken } from '../auth/accessTokens.js'
+import { SESSION_KEY } from '../auth/sessionAuth.js'
+import { transaction } from '../database/db.js'
 import { Request, type CaptureOptions } from '../http/Request.js'
 import type { Response } from '../http/Response.js'
 import type { Router } from '../routing/Router.js'
+import { Encrypter } from '../session/Encrypter.js'
+import { Session } from '../session/Session.js'
 import { FileResponse } from '../static/FileResponse.js'
 
 /**
@@ -28,15 +33,61 @@ export function testClient(router: Router, options: CaptureOptions = {}): TestCl
 export type TestResponse = Omit<globalThis.Response, 'json'> & { json<T = any>(): Promise<T> }
 
 
+/** How `actingAs` signs a user in: as a browser (the session cookie) or as an API client (a bearer token). */
+export type ActingVia = 'session' | 'token'
+
 export class TestClient {
   /** Cookies set by the application, sent with every later request that sets no Cookie header of its own. */
   readonly cookies = new Map<string, string>()
+  /** The `Authorization` header `actingAs(user, 'token')` sends, on requests that set none of their own. */
+  private authorization: string | undefined
+  /** The sign-in `actingAs` started: the next request waits for it. */
+  private signingIn: Promise<void> | undefined
 
   /** `options.bodyLimit`: the largest body read, as the server's option of that name (default 1 MiB). */
   constructor(
     private readonly router: Router,
     private readonly options: CaptureOptions = {},
   ) {}
+
+  /**
+   * Signs `user` in for every later request, without a password, as Laravel's `actingAs`: a real session token of
+   * fw-runtime/auth in the encrypted session cookie (`fw_session`, as a browser that signed in holds it), or with
+   * `'token'`, a real API token sent as `Authorization: Bearer`. The session signs in on every route behind the `auth`
+   * middleware, pages and JSON routes alike; the token is for what reads the bearer itself (signing a token out) and
+   * for testing as an API client. Needs `APP_KEY` (for the cookie) and the `access_tokens` table of `fw make:auth`.
+   *
+   * @example
+   * ```ts
+   * const ada = await User.create({ name: 'Ada', email: 'ada@example.com', password_hash: 'unused' })
+   * const response = await client.actingAs(ada).get('/me')
+   * await client.actingAs(ada, 'token').post('/logout')
+   * ```
+   */
+  // `id?: unknown`: a model's row is typed loosely until database/schema.d.ts knows its table; the id is checked here.
+  actingAs(user: { readonly id?: unknown }, via: ActingVia = 'session'): this {
+    const { id } = user
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
+      throw new TypeError(`actingAs(user) signs in a user of the users table by its numeric id; this one's id is ${String(id)}`)
+    }
+    // A transaction of its own, begun now on the database of now: the sign-in's queries are not the next request's,
+    // and `expectQueries` around that request does not count them.
+    this.signingIn = transaction(() => this.signIn(id, via)).catch((error: unknown) => {
+      throw new Error(`actingAs could not sign in user ${id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    })
+    return this
+  }
+
+  private async signIn(userId: number, via: ActingVia): Promise<void> {
+    if (via === 'token') {
+      this.authorization = `Bearer ${(await issueToken(userId, 'api')).token}`
+      return
+    }
+    const { token } = await issueToken(userId, 'session')
+    const lifetimeMs = (Number(process.env.SESSION_LIFETIME) || 120) * 60_000
+    const session = new Session(undefined, lifetimeMs).put(SESSION_KEY, token)
+    this.cookies.set('fw_session', Encrypter.fromEnvironment('fw-session').seal(JSON.stringify(session.close(lifetimeMs))))
+  }
 
   get(path: string, init: RequestInit = {}): Promise<TestResponse> {
     return this.fetch(path, { ...init, method: 'GET' })
@@ -65,6 +116,7 @@ export class TestClient {
    * of an absolute URL, for domain routes: `client.get('http://acme.example.com/users')`.
    */
   async fetch(path: string, init: RequestInit = {}): Promise<TestResponse> {
+    if (this.signingIn) await this.signingIn
     // A standard Request does what fetch would with the body (JSON text, a form, FormData with its boundary).
     const url = new URL(path, 'http://localhost')
     const web = new globalThis.Request(url, init)
@@ -73,6 +125,7 @@ export class TestClient {
     web.headers.forEach((value, name) => {
       headers[name] = value
     })
+    if (headers.authorization === undefined && this.authorization !== undefined) headers.authorization = this.authorization
     if (headers.cookie === undefined && this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     }
