@@ -79,7 +79,7 @@ function limitBy(prefix: string, limitsOf: LimiterCallback): Middleware {
       // The limit's place in the list keeps two limits of one limiter, with the same key, apart.
       const result = await RateLimiter.attempt(`${prefix}|${index}|${limit.key}`, limit.maxAttempts, limit.decaySeconds)
       if (!result.allowed) return tooManyRequests(request, limit, result)
-      if (tightest === undefined || result.remaining < tightest.result.remaining) tightest = { limit, result }
+      if (tightest === undefined || tighter(result.remaining, limit, tightest)) tightest = { limit, result }
     }
     const response = await next()
     if (tightest === undefined) return response
@@ -87,6 +87,11 @@ function limitBy(prefix: string, limitsOf: LimiterCallback): Middleware {
       .setHeader('X-RateLimit-Limit', String(tightest.limit.maxAttempts))
       .setHeader('X-RateLimit-Remaining', String(tightest.result.remaining))
   }
+}
+
+/** Fewer requests left; on a tie, the smaller limit (its numbers say more). */
+function tighter(remaining: number, limit: Limit, than: { limit: Limit; result: RateLimitResult }): boolean {
+  return remaining < than.result.remaining || (remaining === than.result.remaining && limit.maxAttempts < than.limit.maxAttempts)
 }
 
 async function tooManyRequests(request: Request, limit: Limit, result: RateLimitResult): Promise<Response> {

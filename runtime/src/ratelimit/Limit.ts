@@ -34,27 +34,27 @@ export class Limit {
 
   /** `maxAttempts` requests every `decaySeconds` seconds (default 1). */
   static perSecond(maxAttempts: number, decaySeconds = 1): Limit {
-    return Limit.every(maxAttempts, decaySeconds, 'perSecond')
+    return Limit.every(maxAttempts, decaySeconds, 1, 'perSecond')
   }
 
   /** `maxAttempts` requests every `decayMinutes` minutes (default 1). */
   static perMinute(maxAttempts: number, decayMinutes = 1): Limit {
-    return Limit.every(maxAttempts, decayMinutes * 60, 'perMinute')
+    return Limit.every(maxAttempts, decayMinutes, 60, 'perMinute')
   }
 
   /** `maxAttempts` requests every `decayMinutes` minutes, in Laravel's order: `Limit.perMinutes(5, 100)`. */
   static perMinutes(decayMinutes: number, maxAttempts: number): Limit {
-    return Limit.every(maxAttempts, decayMinutes * 60, 'perMinutes')
+    return Limit.every(maxAttempts, decayMinutes, 60, 'perMinutes')
   }
 
   /** `maxAttempts` requests every `decayHours` hours (default 1). */
   static perHour(maxAttempts: number, decayHours = 1): Limit {
-    return Limit.every(maxAttempts, decayHours * 3600, 'perHour')
+    return Limit.every(maxAttempts, decayHours, 3600, 'perHour')
   }
 
   /** `maxAttempts` requests every `decayDays` days (default 1). */
   static perDay(maxAttempts: number, decayDays = 1): Limit {
-    return Limit.every(maxAttempts, decayDays * 86_400, 'perDay')
+    return Limit.every(maxAttempts, decayDays, 86_400, 'perDay')
   }
 
   /** No limit: nothing is counted and no rate-limit header is sent (a trusted client, an admin). */
@@ -62,14 +62,13 @@ export class Limit {
     return new Limit(Number.POSITIVE_INFINITY, 0)
   }
 
-  private static every(maxAttempts: number, decaySeconds: number, name: string): Limit {
+  /** `maxAttempts` every `window` units of `unitSeconds`, both checked; `name` is the factory's, for the message. */
+  private static every(maxAttempts: number, window: number, unitSeconds: number, name: string): Limit {
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
       throw new TypeError(`Limit.${name}(): the number of requests is a whole number from 1, got ${String(maxAttempts)}`)
     }
-    if (!Number.isFinite(decaySeconds) || decaySeconds <= 0) {
-      throw new TypeError(`Limit.${name}(): the window is a number above 0, got ${String(decaySeconds / (name === 'perSecond' ? 1 : 60))}`)
-    }
-    return new Limit(maxAttempts, decaySeconds)
+    if (!Number.isFinite(window) || window <= 0) throw new TypeError(`Limit.${name}(): the window is a number above 0, got ${String(window)}`)
+    return new Limit(maxAttempts, window * unitSeconds)
   }
 
   /** Whether this is `Limit.none()`. */
