@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import type { Middleware } from '../../src/http/Middleware.js'
 import { docsOf } from '../../src/http/middlewareDocs.js'
@@ -13,6 +13,9 @@ import { serve } from '../../src/server/serve.js'
 import { serveNode } from '../../src/server/serveNode.js'
 import { databases, useNotesDatabase } from '../support/notesDatabase.js'
 import { listenOn } from '../support/servers.js'
+
+// Starting PostgreSQL for a block can take more than the default 10 s on a busy machine.
+vi.setConfig({ hookTimeout: 60_000 })
 
 /** Signs in the user named by the `X-User` header, as an auth middleware would. */
 const signIn: Middleware = (request, next) => {

@@ -3,9 +3,12 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { sql, type Kysely } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DatabaseRateLimitStore } from '../../src/ratelimit/DatabaseRateLimitStore.js'
 import { databases, useNotesDatabase } from '../support/notesDatabase.js'
+
+// Starting PostgreSQL for a block can take more than the default 10 s on a busy machine.
+vi.setConfig({ hookTimeout: 60_000 })
 
 const runtime = fileURLToPath(new URL('../../', import.meta.url))
 

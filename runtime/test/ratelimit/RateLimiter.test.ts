@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DatabaseRateLimitStore } from '../../src/ratelimit/DatabaseRateLimitStore.js'
 import { Limit } from '../../src/ratelimit/Limit.js'
 import { RateLimiter } from '../../src/ratelimit/RateLimiter.js'
 import type { RateLimitStore } from '../../src/ratelimit/RateLimitStore.js'
 import { databases, useNotesDatabase } from '../support/notesDatabase.js'
+
+// Starting PostgreSQL for a block can take more than the default 10 s on a busy machine.
+vi.setConfig({ hookTimeout: 60_000 })
 
 /** A store that keeps its counts in a Map, as a cache store would keep them elsewhere: proof that the store can change. */
 class MapStore implements RateLimitStore {
