@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { readMaintenance, type MaintenanceState } from './maintenanceTable.js'
+import { createMaintenanceTable, readMaintenance, type MaintenanceState } from './maintenanceTable.js'
 
 /** How long a process trusts what it read: `fw down` reaches every process within about this. */
 export const MAINTENANCE_CHECK_MS = 1_000
@@ -10,6 +10,8 @@ interface Cached {
   reading: Promise<MaintenanceState | null> | undefined
   /** The last read failed: said once, not at every request. */
   failing: boolean
+  /** The table is known to be there (this process made sure once). */
+  made: boolean
 }
 
 const cache = new WeakMap<object, Cached>()
@@ -27,13 +29,15 @@ const cache = new WeakMap<object, Cached>()
  */
 export function maintenanceStatus(database: Kysely<any>, now = Date.now()): MaintenanceState | null | Promise<MaintenanceState | null> {
   let cached = cache.get(database)
-  if (cached === undefined) cache.set(database, (cached = { state: null, readAt: Number.NEGATIVE_INFINITY, reading: undefined, failing: false }))
+  if (cached === undefined) cache.set(database, (cached = { state: null, readAt: Number.NEGATIVE_INFINITY, reading: undefined, failing: false, made: false }))
   if (now - cached.readAt < MAINTENANCE_CHECK_MS) return cached.state
   return (cached.reading ??= read(database, cached, now))
 }
 
 async function read(database: Kysely<any>, cached: Cached, now: number): Promise<MaintenanceState | null> {
   try {
+    if (!cached.made) await createMaintenanceTable(database)
+    cached.made = true
     cached.state = await readMaintenance(database)
     cached.failing = false
   } catch (error) {

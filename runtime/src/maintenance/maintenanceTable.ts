@@ -21,6 +21,14 @@ export interface MaintenanceState {
   page?: string
 }
 
+/**
+ * Makes the table when it is missing: a process that watches the state makes it once, so that its reads every second
+ * never fail on PostgreSQL (where each would be an ERROR line in the server's log).
+ */
+export function createMaintenanceTable(database: Kysely<any>): Promise<void> {
+  return createTables(database, STATEMENTS)
+}
+
 /** The stored state, or null while the application is up (a missing table is up: nobody ran `fw down` yet). */
 export async function readMaintenance(database: Kysely<any>): Promise<MaintenanceState | null> {
   try {

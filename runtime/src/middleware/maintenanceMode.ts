@@ -38,7 +38,7 @@ export function maintenanceMode(options: MaintenanceOptions = {}): Middleware {
   const except = (options.except ?? ['/health']).map(pathMatcher)
   const database = options.database ?? (() => Container.getInstance().make<Kysely<any>>('db'))
   const decide = (request: Request, next: Next, state: MaintenanceState | null): Promise<Response> | Response => {
-    if (state === null || except.some((matches) => matches(request.uri()))) return next()
+    if (state === null) return next()
     if (state.secretHash !== undefined) {
       if (isValidBypass(request.cookie(BYPASS_COOKIE), state.secretHash)) return next()
       if (isSecretPath(request, state.secretHash)) {
@@ -48,6 +48,8 @@ export function maintenanceMode(options: MaintenanceOptions = {}): Middleware {
     return unavailable(request, state)
   }
   const middleware: Middleware = (request, next) => {
+    // An exempt path never waits for the database: a health check answers whatever the state or the database does.
+    if (except.some((matches) => matches(request.uri()))) return next()
     // Up, and read within the last second (nearly every request): straight on, without a promise of its own.
     const status = maintenanceStatus(database())
     if (status === null) return next()

@@ -47,10 +47,12 @@ describe.each(databases)('maintenanceMode on $name, over a real socket', ({ name
     await nextCheck()
   }
 
-  it('answers as usual while up (no fw down yet: no table either)', async () => {
+  it('answers as usual while up (no fw down yet): the first read makes the table, so that no later read fails', async () => {
     const response = await get('/')
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ page: 'home' })
+    const tables = await notes.database().introspection.getTables()
+    expect(tables.map((table) => table.name)).toContain('fw_maintenance')
   })
 
   it('while down: 503 JSON with Retry-After (and Refresh) for API clients, the 503 page for browsers; /health and the except paths answer', async () => {
