@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const bench = fileURLToPath(new URL('..', import.meta.url))
@@ -47,6 +49,14 @@ export function serverList() {
       label: `Fw (fw-runtime ${runtime}), GET /users/{id} declaring .returns(200, schema)`,
       file: 'servers/fw/public/index.js',
       env: { BENCH_RETURNS: '1' },
+      optional: true,
+    },
+    {
+      // Paired with Fw (--paired-with fw-throttle): what counting every request in the database costs.
+      id: 'fw-throttle',
+      label: `Fw (fw-runtime ${runtime}), GET routes under throttle:bench (SQLite counter)`,
+      file: 'servers/fw/public/index.js',
+      env: { BENCH_THROTTLE: '1', DATABASE_URL: `sqlite:${join(tmpdir(), `fw-bench-throttle-${process.pid}.sqlite`)}` },
       optional: true,
     },
     { id: 'polka-next', label: `polka ${version('polka-next')} (bare)`, file: 'servers/polka-next.mjs', baseline: true },

@@ -13,6 +13,7 @@ import { adminGrant, adminRevoke } from './admin.js'
 import type { Command } from './Command.js'
 import { dbTypes } from './dbTypes.js'
 import { keyGenerate } from './keyGenerate.js'
+import { down, up } from './maintenance.js'
 import { migrate, migrateFresh, migrateReset, migrateRollback, migrateStatus, migrateUnlock } from './migrate.js'
 import { openapi } from './openapi.js'
 import { queueFailed, queueFlush, queueRestart, queueRetry, queueWork } from './queue.js'
@@ -64,4 +65,6 @@ export const commands: readonly Command[] = [
   scheduleWork,
   scheduleRun,
   scheduleList,
+  down,
+  up,
 ]

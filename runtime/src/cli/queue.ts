@@ -56,11 +56,12 @@ function queueNames(value: string | boolean | undefined): string[] {
 export const queueWork: Command = {
   name: 'queue:work',
   summary: 'Run the jobs of the queue as they come (QUEUE_DRIVER=database)',
-  usage: 'queue:work [--queue=default] [--concurrency=1] [--once] [--max-jobs=N] [--max-time=S]',
+  usage: 'queue:work [--queue=default] [--concurrency=1] [--once] [--max-jobs=N] [--max-time=S] [--force]',
   details: [
     '--queue        the queues to take jobs from, the first first (a,b: b only when a has none due)',
     '--concurrency  jobs run at once in this process',
     '--once         run the next job due, then exit; --max-jobs and --max-time stop after so many jobs or seconds',
+    '--force        keep taking jobs while the app is down (fw down); by default the worker pauses until fw up',
     'Runs App/Jobs with TypeScript; in production (NODE_ENV or APP_ENV = production) the build, dist/App/Jobs.',
     'SIGTERM or SIGINT: takes no new job, lets the jobs in flight finish, then exits 0; a second one exits at once',
     '(the jobs it was running run again once their lease expires: within about 30 s on SQLite, 40 s on PostgreSQL).',
@@ -71,6 +72,7 @@ export const queueWork: Command = {
     once: { type: 'boolean' },
     'max-jobs': { type: 'string' },
     'max-time': { type: 'string' },
+    force: { type: 'boolean' },
   },
   async run({ values, cwd }) {
     const options = {
@@ -97,7 +99,8 @@ export const queueWork: Command = {
       } catch (error) {
         throw new CommandError(`fw queue:work could not load the app (bootstrap/app.ts, its routes and jobs): ${error instanceof Error ? error.message : String(error)}`)
       }
-      const worker = new Worker(queue, jobs, { ...options, logger: createLogger({ buffered: true }) })
+      const paused = values.force === true ? undefined : await import('../maintenance/pauseWhileDown.js').then(({ pauseWhileDown }) => pauseWhileDown(database))
+      const worker = new Worker(queue, jobs, { ...options, paused, logger: createLogger({ buffered: true }) })
       // The app's jobs and Fw's own (SendQueuedMail), which every worker runs.
       const names = [...jobs.keys()].sort()
       console.log(`Fw queue worker ${worker.id} on ${options.queues.join(', ')} (concurrency ${options.concurrency}): ${names.join(', ')}`)

@@ -20,6 +20,8 @@ export interface WorkerOptions {
   maxTime?: number
   /** Milliseconds between two looks at an empty queue (default 1000). */
   pollMs?: number
+  /** Asked before each job (not with `once`): while true the worker takes none, as while `fw down` holds. */
+  paused?: () => boolean | Promise<boolean>
   logger: Logger
 }
 
@@ -87,6 +89,10 @@ export class Worker {
   async #slot(): Promise<void> {
     const { signal } = this.#stopping
     while (!signal.aborted) {
+      if (!this.options.once && (await this.options.paused?.())) {
+        await this.queue.wait(this.options.pollMs ?? 1000, signal)
+        continue
+      }
       if (this.options.maxJobs !== undefined && this.#started >= this.options.maxJobs) return this.stop('max-jobs')
       // Counted before the claim, so that slots side by side never take more than maxJobs between them.
       this.#started++

@@ -1,4 +1,6 @@
+import { db } from '../database/db.js'
 import { createLogger } from '../log/Logger.js'
+import { pauseWhileDown } from '../maintenance/pauseWhileDown.js'
 import { loadMailClasses } from '../mail/mailClasses.js'
 import { jobsFolder, mailFolder } from './appJobs.js'
 import { queueDriverName } from './driverName.js'
@@ -23,7 +25,7 @@ export async function startInProcessWorker(root: string): Promise<{ stop(): Prom
   try {
     const jobs = await loadJobs(jobsFolder(root, false))
     await loadMailClasses(mailFolder(root, false))
-    worker = new Worker(queue.stored({ worker: true }), jobs, { logger })
+    worker = new Worker(queue.stored({ worker: true }), jobs, { logger, paused: pauseWhileDown(db()) })
   } catch (error) {
     logger.error('[fw] no queue worker in this process: the jobs wait until this is fixed:', error)
     return undefined

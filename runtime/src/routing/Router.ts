@@ -12,6 +12,7 @@ import { mailPreview } from '../mail/mailPreview.js'
 import { docsPage } from '../openapi/docsPage.js'
 import { openApiEnabled, openApiPage } from '../openapi/openApiPage.js'
 import { isHtml, pageHeaders, type PageHeaders, type SecureHeadersOptions } from '../middleware/secureHeaders.js'
+import { throttle } from '../middleware/throttle.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
@@ -747,6 +748,8 @@ export class Router {
 
   private resolveMiddleware(reference: MiddlewareReference): Middleware {
     if (typeof reference === 'function') return reference
+    // `throttle:api`, `throttle:60,1`: the limit is named in the alias itself.
+    if (reference.startsWith('throttle:') && !this.aliases.has(reference)) return throttle(...(reference.slice(9).split(',') as [string, string?]))
     const middleware = this.aliases.get(reference)
     if (!middleware) throw new Error(`Middleware "${reference}" is not registered; use router.aliasMiddleware("${reference}", fn)`)
     return middleware

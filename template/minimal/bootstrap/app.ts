@@ -9,4 +9,6 @@ export function configure(container: Container, router: Router): void {
   // router.use(cors())                              middleware for every request (public/'s files are served already)
   // router.aliasMiddleware('auth', auth)            a name routes can use: .middleware('auth')
   // router.onError((error, request) => undefined)   a Response for errors of your own; undefined keeps the default
+  // router.use(maintenanceMode())                   503 while `fw down` holds (needs the database); first, for every request
+  // RateLimiter.for('api', (request) => Limit.perMinute(60).by(request.ip()))   a limiter routes use: .middleware('throttle:api')
 }

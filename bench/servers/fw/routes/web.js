@@ -1,15 +1,20 @@
 // template/api/routes/web.ts, compiled, cut to the benchmark's routes; BENCH_ROUTES other parametric routes
 // are registered first, for the route-count scaling cases. BENCH_VALIDATE makes POST /users validate its body:
 // `schema` with request.validate(newUser) in the handler, `declared` with .body(newUser) on the route and
-// request.validate() in the handler; unset, it echoes request.all() as the other servers do.
-import { Route } from 'fw-runtime';
+// request.validate() in the handler; unset, it echoes request.all() as the other servers do. BENCH_THROTTLE puts the
+// GET routes under a named rate limiter counted in the database, so high that every answer is a 200 (the server
+// `fw-throttle`, paired with `fw`: the cost of the count).
+import { Limit, RateLimiter, Route } from 'fw-runtime';
 import { HomeController } from '../App/Controllers/HomeController.js';
 import { UserController } from '../App/Controllers/UserController.js';
 for (let i = 0; i < Number(process.env.BENCH_ROUTES ?? 0); i++) {
     Route.get(`/res${i}/{id}`, [UserController, 'show']);
 }
-Route.get('/hello', [HomeController, 'hello']);
-const show = Route.get('/users/{id}', [UserController, 'show']);
+const throttled = process.env.BENCH_THROTTLE ? ['throttle:bench'] : [];
+if (process.env.BENCH_THROTTLE)
+    RateLimiter.for('bench', (request) => Limit.perMinute(1_000_000_000).by(request.ip()));
+Route.get('/hello', [HomeController, 'hello']).middleware(...throttled);
+const show = Route.get('/users/{id}', [UserController, 'show']).middleware(...throttled);
 // BENCH_RETURNS: the route declares its answer, which production serialises to the declared shape (fw-returns).
 if (process.env.BENCH_RETURNS) {
     const { shownUser } = await import('../App/Controllers/shownUser.js');

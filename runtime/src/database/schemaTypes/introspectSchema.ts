@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely'
 import { JOBS_TABLE } from '../../queue/jobsTable.js'
 import { QUEUE_RESTARTS_TABLE } from '../../queue/queueRestarts.js'
+import { MAINTENANCE_TABLE } from '../../maintenance/maintenanceTable.js'
+import { RATE_LIMITS_TABLE } from '../../ratelimit/DatabaseRateLimitStore.js'
 import { SCHEDULE_RUNS_TABLE } from '../../schedule/scheduleRuns.js'
 import { dialectOf, type DialectName } from '../dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE } from '../MigrationLock.js'
@@ -36,7 +38,7 @@ export interface IntrospectedSchema {
 }
 
 /** The tables Fw keeps for itself in the application's database: neither typed in schema.d.ts nor shown on a dashboard. */
-export const FW_TABLES: readonly string[] = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE]
+export const FW_TABLES: readonly string[] = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_TABLE, JOBS_TABLE, QUEUE_RESTARTS_TABLE, SCHEDULE_RUNS_TABLE, RATE_LIMITS_TABLE, MAINTENANCE_TABLE]
 
 /**
  * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's
