@@ -495,3 +495,14 @@ describe('openApiDocument of what middleware declare', () => {
     })
   })
 })
+
+describe('openApiDocument of two schemes of one name', () => {
+  it('fails naming the route and the scheme: one name is one scheme in the document', () => {
+    const router = new Router(new Container())
+    router.get('/me', () => ({})).middleware(auth)
+    router.get('/partner', () => ({})).middleware(documented((_request, next) => next(), { security: { bearerAuth: { type: 'http', scheme: 'basic' } } }))
+    expect(() => openApiDocument(router.commit().getRoutes(), info)).toThrow(
+      'The middleware of GET /partner declare a security scheme "bearerAuth" that differs from the one of that name already in the document',
+    )
+  })
+})
