@@ -67,10 +67,10 @@ const errorResponse = (description: string, schema = 'Error'): OpenApiResponse =
  * The answers the router gives for any route, before it runs: a body it cannot read (the router reads the body of
  * every request that sends one, whatever its method) and a body over the limit. Shared, by `$ref`.
  */
-const SHARED_RESPONSES: Record<string, { readonly status: string; readonly response: OpenApiResponse }> = {
+const SHARED_RESPONSES = {
   BadRequest: { status: '400', response: errorResponse('The body cannot be read: not valid JSON, or a malformed multipart body') },
   PayloadTooLarge: { status: '413', response: errorResponse('The body is over the size limit (1 MiB unless the server says otherwise)') },
-}
+} satisfies Record<string, { readonly status: string; readonly response: OpenApiResponse }>
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
@@ -239,8 +239,8 @@ function describeOperation(route: RouteDefinition, method: string, path: string,
   const page = Object.entries(declared.responses ?? {}).some(([status, response]) => Number(status) < 300 && response.mediaType === 'text/html')
   const additions = middlewareAdditions(route, method, page)
   const found: [string, OpenApiResponse][] = [
-    [SHARED_RESPONSES.BadRequest!.status, SHARED_RESPONSES.BadRequest!.response],
-    [SHARED_RESPONSES.PayloadTooLarge!.status, SHARED_RESPONSES.PayloadTooLarge!.response],
+    [SHARED_RESPONSES.BadRequest.status, SHARED_RESPONSES.BadRequest.response],
+    [SHARED_RESPONSES.PayloadTooLarge.status, SHARED_RESPONSES.PayloadTooLarge.response],
   ]
   if (declared.params || route.constraints) found.push(['404', errorResponse('Not Found: a path parameter its pattern or schema refuses')])
   if (declared.body || declared.query) found.push(['422', errorResponse(STATUS_TEXT[422]!, 'ValidationError')])
@@ -256,7 +256,10 @@ function describeOperation(route: RouteDefinition, method: string, path: string,
   for (const [scheme, definition] of Object.entries(additions.schemes)) {
     const known = components.securitySchemes[scheme]
     if (known && JSON.stringify(known) !== JSON.stringify(definition)) {
-      throw new Error(`Two middleware of ${route} name the security scheme "${scheme}" differently: ${JSON.stringify(known)} and ${JSON.stringify(definition)}`)
+      throw new Error(
+        `The middleware of ${route} declare a security scheme "${scheme}" that differs from the one of that name already in the document: ` +
+          `${JSON.stringify(definition)}, not ${JSON.stringify(known)}; give it another name`,
+      )
     }
     components.securitySchemes[scheme] = definition
   }

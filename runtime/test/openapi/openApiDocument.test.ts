@@ -370,6 +370,8 @@ function guardedRouter(): Router {
   router.get('/links/{id}', () => ({})).middleware('signed')
   router.get('/dashboard', () => ({})).middleware(auth, 'verified')
   router.get('/admin/stats', () => ({}))
+  // Inside /admin/* for some values of {area} only: the layer checks the path per request, and keeps the declaration.
+  router.get('/{area}/report', () => ({}))
   return router
 }
 
@@ -404,6 +406,7 @@ describe('openApiDocument of what middleware declare', () => {
       }
     }
     expect(operation('get', '/admin/stats').responses['403'].description).toBe('Only for administrators')
+    expect(operation('get', '/{area}/report').responses['403'].description).toBe('Only for administrators')
     expect(operation('get', '/me').responses['403']).toBeUndefined()
   })
 
@@ -485,8 +488,21 @@ describe('openApiDocument of what middleware declare', () => {
         }
       }
       expect(answers).toEqual(expect.arrayContaining(['POST /api/users 401', 'GET /me 401', 'GET /home 302', 'POST /password 401', 'POST /contact 419', 'GET /links/{id} 403', 'GET /admin/stats 403']))
+      expect((await fetch(`${server.url}/admin/report`)).status).toBe(403)
+      expect((await fetch(`${server.url}/public/report`)).status).toBe(200)
       expect((await fetch(`${server.url}/posts/abc`)).status).toBe(404)
       expect((await fetch(`${server.url}/api/users`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' })).status).toBe(400)
     })
+  })
+})
+
+describe('openApiDocument of two schemes of one name', () => {
+  it('fails naming the route and the scheme: one name is one scheme in the document', () => {
+    const router = new Router(new Container())
+    router.get('/me', () => ({})).middleware(auth)
+    router.get('/partner', () => ({})).middleware(documented((_request, next) => next(), { security: { bearerAuth: { type: 'http', scheme: 'basic' } } }))
+    expect(() => openApiDocument(router.commit().getRoutes(), info)).toThrow(
+      'The middleware of GET /partner declare a security scheme "bearerAuth" that differs from the one of that name already in the document',
+    )
   })
 })

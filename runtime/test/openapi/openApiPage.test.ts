@@ -3,7 +3,7 @@ import { Container } from '../../src/container/Container.js'
 import { Router } from '../../src/routing/Router.js'
 import { requestFor } from '../support/requestFor.js'
 
-const saved = { NODE_ENV: process.env.NODE_ENV, OPENAPI: process.env.OPENAPI }
+const saved = { NODE_ENV: process.env.NODE_ENV, OPENAPI: process.env.OPENAPI, APP_URL: process.env.APP_URL }
 
 afterEach(() => {
   for (const [key, value] of Object.entries(saved)) {
@@ -32,6 +32,13 @@ describe('GET /openapi.json', () => {
     expect(document.openapi).toBe('3.1.0')
     expect(document.info.title).toBeTypeOf('string')
     expect(document.paths['/users/{id}'].get.operationId).toBe('users.show')
+  })
+
+  it("has the application's address, APP_URL, as its server", async () => {
+    process.env.APP_URL = 'https://shop.example.com/'
+    expect(JSON.parse((await get(appRouter(), '/openapi.json')).body).servers).toEqual([{ url: 'https://shop.example.com' }])
+    delete process.env.APP_URL
+    expect(JSON.parse((await get(appRouter(), '/openapi.json')).body).servers).toBeUndefined()
   })
 
   it('answers HEAD as GET, and leaves other methods to the 404', async () => {
