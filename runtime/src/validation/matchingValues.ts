@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { db } from '../database/db.js'
+import { dialectOf } from '../database/dialectOf.js'
 
 /** What narrows the rows a rule looks at: column → value (`null` for `is null`). */
 export type RuleWhere = Readonly<Record<string, unknown>>
@@ -18,17 +19,23 @@ export interface RuleScope {
  */
 export async function matchingValues(table: string, column: string, values: readonly unknown[], scope: RuleScope = {}): Promise<Set<string>> {
   if (values.length === 0) return new Set()
-  let query = (db() as Kysely<any>).selectFrom(table).select(sql.ref(column).as('value')).distinct().where(sql.ref(column), 'in', values)
+  const database = db() as Kysely<any>
+  let query = database.selectFrom(table).select(sql.ref(column).as('value')).distinct().where(sql.ref(column), 'in', values)
   for (const [name, value] of Object.entries(scope.where ?? {})) {
     query = value === null ? query.where(sql.ref(name), 'is', null) : query.where(sql.ref(name), '=', value)
   }
   if (scope.ignore !== undefined && scope.ignore !== null) query = query.where(sql.ref(scope.idColumn ?? 'id'), '<>', scope.ignore)
+  // In a PostgreSQL transaction a failed query fails every later one: a savepoint keeps the data exception to itself.
+  const guarded = database.isTransaction && dialectOf(database) === 'postgres'
   try {
+    if (guarded) await sql`savepoint fw_rule`.execute(database)
     const rows = await query.limit(values.length).execute()
+    if (guarded) await sql`release savepoint fw_rule`.execute(database)
     return new Set(rows.map((row) => String(row.value)))
   } catch (error) {
-    if (isDataException(error)) return new Set()
-    throw error
+    if (!isDataException(error)) throw error
+    if (guarded) await sql`rollback to savepoint fw_rule`.execute(database)
+    return new Set()
   }
 }
 

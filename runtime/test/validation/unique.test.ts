@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Container } from '../../src/container/Container.js'
-import { db as appDb } from '../../src/database/db.js'
+import { db as appDb, transaction } from '../../src/database/db.js'
 import type { Request } from '../../src/http/Request.js'
 import { Response } from '../../src/http/Response.js'
 import { ValidationError } from '../../src/http/ValidationError.js'
@@ -92,6 +92,14 @@ describe.each(teamBackends)('unique() on $name', (backend) => {
   it('plugs into valibot through passes and message', async () => {
     expect(await send('POST', '/valibot/users', { email: 'ada@example.com' })).toMatchObject({ status: 422, body: { errors: { email: ['The email has already been taken.'] } } })
     expect(await send('POST', '/valibot/users', { email: 'linus@example.com' })).toEqual({ status: 200, body: { email: 'linus@example.com' } })
+  })
+
+  it('leaves a transaction usable after a value the column cannot hold', async () => {
+    const teams = await transaction(async () => {
+      expect(await unique('teams', 'id').passes('abc')).toBe(true)
+      return db().selectFrom('teams').select('name').orderBy('id').execute()
+    })
+    expect(teams).toEqual([{ name: 'Red' }, { name: 'Blue' }])
   })
 
   it('serves code of its own, with a message of its own', async () => {
