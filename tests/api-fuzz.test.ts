@@ -144,7 +144,7 @@ describe('a new api app with make:auth, fuzzed from its document alone', () => {
   })
 
   it('after make:dash, on SQLite', async () => {
-    await app.runOk('npx', ['fw', 'make:dash'])
+    await app.runOk('npx', ['fw', 'make:dash', 'Admin'])
     await app.runOk('npx', ['fw', 'migrate'])
     const server = await app.start()
     servers.push(server)
