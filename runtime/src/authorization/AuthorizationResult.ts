@@ -14,7 +14,7 @@ export const GUEST_DENIAL = 'Unauthenticated'
  * if (!result.allowed) console.log(result.message) // 'You do not own this post'
  * ```
  */
-export interface AuthorizationResult {
+export type AuthorizationResult = {
   readonly allowed: boolean
   /** Why it was denied: the reason the gate or policy returned, else `This action is unauthorized.`; undefined when allowed. */
   readonly message: string | undefined
