@@ -215,7 +215,8 @@ export class GateRegistry {
 }
 
 /**
- * The application's gates and policies (see `GateRegistry`).
+ * The application's gates and policies (see `GateRegistry`): one per process, even when two copies of fw-runtime are
+ * loaded (a linked checkout beside an installed one), so that what bootstrap/app.ts registers is what every check asks.
  *
  * @example
  * ```ts
@@ -223,4 +224,4 @@ export class GateRegistry {
  * Gate.policy(Post, PostPolicy)
  * ```
  */
-export const Gate = new GateRegistry()
+export const Gate: GateRegistry = ((globalThis as Record<symbol, GateRegistry | undefined>)[Symbol.for('fw.gate')] ??= new GateRegistry())
