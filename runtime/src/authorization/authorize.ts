@@ -1,14 +1,23 @@
 import { HttpError } from '../http/HttpError.js'
-import type { Request } from '../http/Request.js'
 import type { AuthorizationResult } from './AuthorizationResult.js'
 import { Gate } from './Gate.js'
+
+/**
+ * What a check reads of a request (a `Request`, named by its shape since Request itself delegates here): the user the
+ * `auth` middleware put there, and the models that route model binding loaded by parameter.
+ */
+export interface AuthorizingRequest {
+  readonly user: unknown
+  readonly params: Readonly<Record<string, string>>
+  model(parameter: string): unknown
+}
 
 /**
  * The check of a request's user (`request.user`, set by the `auth` middleware; a guest without it), with a row that
  * route model binding loaded standing for its model: `inspect(request, 'update', post)`, where the route bound `post`,
  * asks the policy of the model named like the parameter (`Post`), as `Gate.inspect(user, 'update', Post, post)`.
  */
-export function inspect(request: Request, ability: string, ...args: unknown[]): Promise<AuthorizationResult> {
+export function inspect(request: AuthorizingRequest, ability: string, ...args: unknown[]): Promise<AuthorizationResult> {
   return Gate.inspect(request.user ?? null, ability, ...withModel(request, ability, args))
 }
 
@@ -25,7 +34,7 @@ export function inspect(request: Request, ability: string, ...args: unknown[]): 
  * await authorize(request, 'publish', post)         // a gate: Gate.define('publish', …)
  * ```
  */
-export async function authorize(request: Request, ability: string, ...args: unknown[]): Promise<void> {
+export async function authorize(request: AuthorizingRequest, ability: string, ...args: unknown[]): Promise<void> {
   const result = await inspect(request, ability, ...args)
   if (!result.allowed) throw new HttpError(result.status, result.message!)
 }
@@ -39,7 +48,7 @@ export async function authorize(request: Request, ability: string, ...args: unkn
  * return html`<h1>${post.title}</h1>${canEdit ? html`<a href="/posts/${post.id}/edit">Edit</a>` : ''}`
  * ```
  */
-export async function can(request: Request, ability: string, ...args: unknown[]): Promise<boolean> {
+export async function can(request: AuthorizingRequest, ability: string, ...args: unknown[]): Promise<boolean> {
   return (await inspect(request, ability, ...args)).allowed
 }
 
@@ -52,7 +61,7 @@ export async function can(request: Request, ability: string, ...args: unknown[])
  * html`${allowed.update ? html`<a href="…">Edit</a>` : ''}${allowed.delete ? html`<button>Delete</button>` : ''}`
  * ```
  */
-export async function abilities<const A extends string>(request: Request, names: readonly A[], ...args: unknown[]): Promise<Record<A, boolean>> {
+export async function abilities<const A extends string>(request: AuthorizingRequest, names: readonly A[], ...args: unknown[]): Promise<Record<A, boolean>> {
   const answers = await Promise.all(names.map((name) => can(request, name, ...args)))
   return Object.fromEntries(names.map((name, i) => [name, answers[i]])) as Record<A, boolean>
 }
@@ -62,7 +71,7 @@ export async function abilities<const A extends string>(request: Request, names:
  * model's class, found by the route parameter it is bound to. A row the route did not bind cannot name its model (rows
  * are plain objects): that is a programming error, said here.
  */
-function withModel(request: Request, ability: string, args: unknown[]): unknown[] {
+function withModel(request: AuthorizingRequest, ability: string, args: unknown[]): unknown[] {
   const first = args[0]
   if (typeof first !== 'object' || first === null || Gate.has(ability)) return args
   for (const parameter of Object.keys(request.params)) {
