@@ -8,8 +8,8 @@ import { Gate, type PolicyTarget } from './Gate.js'
  * The middleware of `.middleware('can:update,post')`: the request's user must be allowed the ability, else 403 with
  * the policy's reason (401 for a guest the ability does not take; put `auth` before it). Each subject is, in this
  * order: the model that route model binding loaded for that route parameter (`post`); the parameter's value when
- * nothing is bound to it, for a gate; a model class with a policy, by name, for an ability on the model itself (`can:create,Post`);
- * or a class given as it is. Every router knows the `can:` alias.
+ * nothing is bound to it, for a gate; a model class with a policy, by name, for an ability on the model itself
+ * (`can:create,Post`); or a class given as it is. Every router knows the `can:` alias.
  *
  * @example
  * ```ts
