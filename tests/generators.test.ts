@@ -401,4 +401,29 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">11<\/td>/)
     })
   })
+
+  it('make:policy: its test passes, and the build answers a can: route and the dashboard by it', async () => {
+    const made = await fw('make:policy', 'Article')
+    expect(made.stdout).toBe('Created App/Policies/ArticlePolicy.ts\nCreated tests/Policies/ArticlePolicy.test.ts\nRegister it in bootstrap/app.ts: Gate.policy(Article, ArticlePolicy)\n')
+    // Registered in bootstrap/app.ts, as the generator says.
+    const bootstrap = join(app.dir, 'bootstrap/app.ts')
+    const imports = "import { Gate } from 'fw-runtime/authorization'\nimport { Article } from '#app/Models/Article.js'\nimport { ArticlePolicy } from '#app/Policies/ArticlePolicy.js'\n"
+    const source = readFileSync(bootstrap, 'utf8')
+    writeFileSync(bootstrap, imports + source.replace(/(export function configure\([^)]*\): void \{\n)/, '$1  Gate.policy(Article, ArticlePolicy)\n'))
+    addRoutes(["import { auth } from 'fw-runtime/auth'"], ["Route.post('/guarded-articles', () => ({ created: true })).middleware(auth, 'can:create,Article')"])
+    await passesItsOwnChecks(app)
+    await buildAndStart(app, async ({ url, how }) => {
+      expect(await getJson(`${url}/guarded-articles`, { method: 'POST', headers: JSON_HEADERS })).toEqual({ status: 401, body: { error: 'Unauthenticated' } })
+      const email = `ada-${how.split(' ')[0]}@example.com`
+      const login = await getJson(`${url}/login`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ email, password: PASSWORD }) })
+      const bearer = { ...JSON_HEADERS, Authorization: `Bearer ${login.body.token}` }
+      expect(await getJson(`${url}/guarded-articles`, { method: 'POST', headers: bearer })).toEqual({ status: 200, body: { created: true } })
+      // The stub lets no one change an article until its rule is written (articles have no owner column): nor may the dashboard.
+      const cookie = await signIn(url, email)
+      const edit = await fetch(`${url}/admin/tables/articles/rows/1/edit`, { headers: { Accept: 'text/html', Cookie: cookie } })
+      expect(edit.status).toBe(403)
+      expect(await edit.text()).toContain('This action is unauthorized.')
+      expect((await fetch(`${url}/admin/tables/articles/rows/1`, { headers: { Accept: 'text/html', Cookie: cookie } })).status).toBe(200)
+    })
+  })
 })

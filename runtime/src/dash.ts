@@ -12,7 +12,7 @@
  * export const dashboard = new Dashboard({ db, hidden: ['audit_log'] })
  * ```
  */
-export { Dashboard, type DashboardOptions, type FoundRow, type ListQuery, type Row, type RowList, type Saved } from './dash/Dashboard.js'
+export { Dashboard, type DashboardAbility, type DashboardOptions, type FoundRow, type ListQuery, type Row, type RowList, type Saved } from './dash/Dashboard.js'
 export { BOOKKEEPING_TABLES } from './dash/bookkeepingTables.js'
 export { introspect, kindOf, type Column, type IntrospectOptions, type Kind, type Table } from './dash/introspect.js'
 export { editableColumns, fieldName, formInput, parseValue, readForm, type FormErrors, type FormInput, type ReadForm } from './dash/readForm.js'

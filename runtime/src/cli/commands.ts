@@ -7,6 +7,7 @@ import { makeMail } from '../../../generators/make-mail/index.js'
 import { makeMiddleware } from '../../../generators/make-middleware/index.js'
 import { makeMigration } from '../../../generators/make-migration/index.js'
 import { makeModel } from '../../../generators/make-model/index.js'
+import { makePolicy } from '../../../generators/make-policy/index.js'
 import { makeSeeder } from '../../../generators/make-seeder/index.js'
 import { makeTest } from '../../../generators/make-test/index.js'
 import { adminGrant, adminRevoke } from './admin.js'
@@ -44,6 +45,7 @@ export const commands: readonly Command[] = [
   makeFactory,
   makeJob,
   makeMail,
+  makePolicy,
   makeTest,
   makeAuth,
   makeDash,

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely'
+import type { AuthorizationResult } from '../authorization/AuthorizationResult.js'
+import { Gate, type GateRegistry } from '../authorization/Gate.js'
 import { currentTimestamp } from '../database/columns.js'
 import { modelKey, type KeyType } from '../database/modelKey.js'
 import { HttpError } from '../http/HttpError.js'
@@ -23,7 +25,12 @@ export interface DashboardOptions {
   secret?: readonly string[]
   /** Rows on one page of a list (default 25). */
   perPage?: number
+  /** Where the tables' model policies are registered (default: the application's `Gate`). */
+  gate?: GateRegistry
 }
+
+/** What the dashboard asks a table's model policy, action by action: list, open, create, change, delete a row. */
+export type DashboardAbility = 'viewAny' | 'view' | 'create' | 'update' | 'delete'
 
 /** A list page's query, as the URL gives it (`?q=&sort=&dir=&page=`); anything unknown is ignored. */
 export interface ListQuery {
@@ -77,6 +84,7 @@ export class Dashboard {
   private readonly hidden: ReadonlySet<string>
   private readonly secret: ReadonlySet<string>
   private readonly perPage: number
+  private readonly gate: GateRegistry
 
   constructor(options: DashboardOptions) {
     this.db = options.db
@@ -84,6 +92,30 @@ export class Dashboard {
     this.hidden = new Set(options.hidden ?? [])
     this.secret = new Set(options.secret ?? [])
     this.perPage = options.perPage ?? 25
+    this.gate = options.gate ?? Gate
+  }
+
+  /**
+   * What the policy of the table's model (`Gate.policy(Post, PostPolicy)`, found by the model's `table`) says of the
+   * user's action: `viewAny` to list the table, `view` to open a row, `create`, `update` and `delete`, the row given
+   * as the dashboard read it (secret columns left out). Allowed when the table's model has no policy: the dashboard's
+   * own policy has admitted the user already. `Gate.before` hooks apply, as everywhere.
+   *
+   * @example
+   * ```ts
+   * const decision = await dashboard.inspect(request.user, 'update', table, found.row)
+   * if (!decision.allowed) return refuse(request, table, decision.message)
+   * ```
+   */
+  async inspect(user: unknown, ability: DashboardAbility, table: Table, row?: Row): Promise<AuthorizationResult> {
+    const model = this.gate.modelForTable(table.name)
+    if (model === undefined) return { allowed: true, message: undefined, status: 200 }
+    return this.gate.inspect(user, ability, model, ...(row === undefined ? [] : [row]))
+  }
+
+  /** Whether the table's model policy lets the user do that: see `inspect`. */
+  async allows(user: unknown, ability: DashboardAbility, table: Table, row?: Row): Promise<boolean> {
+    return (await this.inspect(user, ability, table, row)).allowed
   }
 
   /** Every table and view shown, sorted by name, read again on each call so that a new migration shows at once. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { authorize } from '../authorization/authorize.js'
 import type { RouteContract } from '../routing/RouteContract.js'
 import type { Session } from '../session/Session.js'
 import { bodyToValidate } from './bodyToValidate.js'
@@ -468,6 +469,19 @@ export class Request<Contract extends RouteContract = RouteContract> {
    */
   model<T = unknown>(parameter: string): T | undefined {
     return this.boundModels?.get(parameter) as T | undefined
+  }
+
+  /**
+   * Throws an HttpError 403 (with the policy's reason) unless this request's user may: see `authorize` of
+   * `fw-runtime/authorization`. A row that the route bound picks its model's policy.
+   *
+   * @example
+   * ```ts
+   * await request.authorize('update', request.model<PostRow>('post'))
+   * ```
+   */
+  authorize(ability: string, ...args: unknown[]): Promise<void> {
+    return authorize(this, ability, ...args)
   }
 
   /** Route model binding hands over the model it loaded for a parameter. @internal */

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { ensureEmailVerified } from '../auth/emailVerification.js'
+import { authorizeRoute } from '../authorization/authorizeRoute.js'
 import { appRoot } from '../config/appRoot.js'
 import { isProduction } from '../config/environment.js'
 import { Container } from '../container/Container.js'
@@ -126,6 +127,8 @@ export class Router {
   /** Every `router.use`, in the order added; path-scoped ones in their place among the others. */
   private readonly globalMiddleware: GlobalEntry[] = []
   private readonly aliases = new Map<string, Middleware>()
+  /** The aliases that take arguments (`can:update,post`), by name: each makes the middleware for its arguments. */
+  private readonly aliasFactories = new Map<string, (...parameters: string[]) => Middleware>()
   private signer: UrlSigner | undefined
   private readonly groups: GroupOptions[] = []
   private fallbackRoute: RouteDefinition | undefined
@@ -157,6 +160,9 @@ export class Router {
     // Ready for any route to name: `.middleware('session', 'csrf')`, `.middleware('signed')`, `.middleware(auth, 'verified')`.
     this.aliases.set('session', startSession()).set('csrf', verifyCsrfToken()).set('signed', verifySignature())
     this.aliases.set('verified', ensureEmailVerified((name) => (this.named.has(name) ? this.url(name) : undefined)))
+    // Aliases that take their arguments: `can:update,post`, `throttle:api`, `throttle:60,1`.
+    this.aliasFactories.set('can', authorizeRoute)
+    this.aliasFactories.set('throttle', (limit, decayMinutes) => throttle(limit!, decayMinutes))
     // Outermost, so that its time and status cover everything; absent unless asked for, so it costs nothing then.
     if (process.env.LOG_REQUESTS === 'true') this.globalMiddleware.push({ middleware: requestLog(this.logger), scope: undefined })
   }
@@ -313,6 +319,24 @@ export class Router {
     this.assertOpen(`the middleware alias "${name}"`)
     if (isPathPattern(name)) throw new Error(`Middleware alias "${name}": a name with "/" at its start or a "*" would read as a path in router.use`)
     this.aliases.set(name, middleware)
+    this.invalidate()
+    return this
+  }
+
+  /**
+   * Names a middleware that takes arguments, as Laravel's `can:update,post`: a route's `'<name>:<a>,<b>'` gets the
+   * middleware that `make(a, b)` returns, made once per distinct reference when the routes compile.
+   *
+   * @example
+   * ```ts
+   * router.aliasMiddlewareFactory('role', (...roles) => requireRole(roles))
+   * Route.get('/admin', handler).middleware(auth, 'role:admin,editor')
+   * ```
+   */
+  aliasMiddlewareFactory(name: string, make: (...parameters: string[]) => Middleware): this {
+    this.assertOpen(`the middleware alias "${name}"`)
+    if (name.includes(':') || isPathPattern(name)) throw new Error(`Middleware alias "${name}": a name with ":" (or read as a path) cannot take arguments`)
+    this.aliasFactories.set(name, make)
     this.invalidate()
     return this
   }
@@ -748,10 +772,18 @@ export class Router {
 
   private resolveMiddleware(reference: MiddlewareReference): Middleware {
     if (typeof reference === 'function') return reference
-    // `throttle:api`, `throttle:60,1`: the limit is named in the alias itself.
-    if (reference.startsWith('throttle:') && !this.aliases.has(reference)) return throttle(...(reference.slice(9).split(',') as [string, string?]))
-    const middleware = this.aliases.get(reference)
+    const middleware = this.aliases.get(reference) ?? this.madeMiddleware(reference)
     if (!middleware) throw new Error(`Middleware "${reference}" is not registered; use router.aliasMiddleware("${reference}", fn)`)
+    return middleware
+  }
+
+  /** The middleware of a reference with arguments (`can:update,post`), made by its alias factory and kept; undefined when none. */
+  private madeMiddleware(reference: string): Middleware | undefined {
+    const colon = reference.indexOf(':')
+    const make = colon > 0 ? this.aliasFactories.get(reference.slice(0, colon)) : undefined
+    if (!make) return undefined
+    const middleware = make(...reference.slice(colon + 1).split(',').map((part) => part.trim()))
+    this.aliases.set(reference, middleware)
     return middleware
   }
 }

@@ -398,3 +398,57 @@ describe('fw', () => {
     }
   })
 })
+
+describe('fw make:policy', () => {
+  const schema = `export interface Posts {\n  id: Generated<number>\n  author_id: number\n  title: string\n}\n\ndeclare module 'fw-runtime' {\n  interface Tables {\n    posts: Posts\n  }\n}\n`
+
+  it('writes a policy with the five abilities typed by the model and the user, and its test', async () => {
+    await app.fw(['make:model', 'Post'])
+    const made = await app.fw(['make:policy', 'Post', '--model=Post'])
+    expect(made).toMatchObject({ code: 0, stderr: '' })
+    expect(made.stdout).toBe('Created App/Policies/PostPolicy.ts\nCreated tests/Policies/PostPolicy.test.ts\nRegister it in bootstrap/app.ts: Gate.policy(Post, PostPolicy)\n')
+    const policy = read('App/Policies/PostPolicy.ts')
+    expect(policy).toContain("import type { Post } from '#app/Models/Post.js'")
+    expect(policy).toContain('type PostRow = RowOf<typeof Post>')
+    expect(policy).toContain('export class PostPolicy {')
+    expect(policy).toContain("on a route that binds {post},")
+    for (const method of ['viewAny(user: AuthUser): boolean', 'view(user: AuthUser, post: PostRow): boolean', 'create(user: AuthUser): boolean']) {
+      expect(policy).toContain(`  ${method} {\n    return true\n  }`)
+    }
+    expect(policy).toContain('  update(user: AuthUser, post: PostRow): boolean | string {\n    return false\n  }')
+    expect(policy).toContain('  delete(user: AuthUser, post: PostRow): boolean | string {\n    return false\n  }')
+    expect(policy).not.toContain('{{')
+    const test = read('tests/Policies/PostPolicy.test.ts')
+    expect(test).toContain("import { PostPolicy } from '#app/Policies/PostPolicy.js'")
+    expect(test).toContain('const gate = new GateRegistry().policy(Post, PostPolicy)')
+  })
+
+  it('lets the owner update and delete when the schema shows an owner column; takes PostPolicy and a model in a folder', async () => {
+    await app.fw(['make:model', 'Blog/Post'])
+    app.write('database/schema.d.ts', schema)
+    expect((await app.fw(['make:policy', 'PostPolicy', '--model=Blog/Post'])).code).toBe(0)
+    const policy = read('App/Policies/PostPolicy.ts')
+    expect(policy).toContain("import type { Post } from '#app/Models/Blog/Post.js'")
+    expect(policy).toContain('  update(user: AuthUser, post: PostRow): boolean | string {\n    return user.id === post.author_id\n  }')
+  })
+
+  it('never overwrites without --force, and refuses a model that does not exist or a name that is not a class', async () => {
+    const missing = await app.fw(['make:policy', 'Comment'])
+    expect([missing.code, missing.stderr]).toEqual([1, 'App/Models/Comment.ts does not exist: make the model first (fw make:model Comment), or name another with --model=<Model>\n'])
+    const refused = await app.fw(['make:policy', 'post-policy'])
+    expect([refused.code, refused.stderr]).toEqual([1, '"post-policy" is not a valid policy name: use a PascalCase class name such as Post, optionally in folders (Admin/Post)\n'])
+    expect(files('App')).toEqual([])
+    await app.fw(['make:model', 'Post'])
+    expect((await app.fw(['make:policy', 'Post'])).code).toBe(0)
+    const again = await app.fw(['make:policy', 'Post'])
+    expect([again.code, again.stderr]).toEqual([1, 'App/Policies/PostPolicy.ts already exists; use --force to overwrite it\n'])
+    expect((await app.fw(['make:policy', 'Post', '--force'])).code).toBe(0)
+  })
+
+  it('explains itself with --help', async () => {
+    const help = await app.fw(['make:policy', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('make:policy <Name> [--model=<Model>] [--force]')
+    expect(help.stdout).toContain("Register it in bootstrap/app.ts: Gate.policy(Post, PostPolicy)")
+  })
+})

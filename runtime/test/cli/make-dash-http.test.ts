@@ -35,6 +35,32 @@ export async function down(db: Kysely<any>): Promise<void> {
 }
 `
 
+const POST_MODEL = "import { Model } from 'fw-runtime'\n\nexport class Post extends Model('posts') {}\n"
+
+/** Locked posts (by title) can be seen but not changed or deleted; a secret one is not even shown; who lists, lists all. */
+const POST_POLICY = `type PostRow = { title: string }
+
+export class PostPolicy {
+  viewAny() {
+    return true
+  }
+  view(_user: unknown, post: PostRow) {
+    return post.title !== 'Secret' || 'This post is secret'
+  }
+  create() {
+    return true
+  }
+  update(_user: unknown, post: PostRow) {
+    return post.title !== 'Locked' || 'This post is locked'
+  }
+  delete(_user: unknown, post: PostRow) {
+    return post.title !== 'Locked' || 'This post is locked'
+  }
+}
+`
+
+const REGISTER_POLICY = 'Gate.policy(Post, PostPolicy)\n'
+
 /** The cells of one column of a list page's rows (0 is the Open link, 1 the id, 2 the title). */
 function column(page: string, index: number): string[] {
   const body = /<tbody>([^]*?)<\/tbody>/.exec(page)?.[1] ?? ''
@@ -61,6 +87,10 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
     expect((await app.fw(['make:auth'])).code).toBe(0)
     expect((await app.fw(['make:dash', 'Admin'])).code).toBe(0)
     app.write('database/migrations/20990101000000_create_posts_table.ts', POSTS_MIGRATION)
+    // A policy of the app's own for posts, which the dashboard asks on each action: a locked post stays as it is.
+    app.write('App/Models/Post.ts', POST_MODEL)
+    app.write('App/Policies/PostPolicy.ts', POST_POLICY)
+    app.write('public/index.ts', app.read('public/index.ts').replace("loadEnv()\n", `loadEnv()\n${REGISTER_POLICY}`).replace("import {", "import { Gate } from 'fw-runtime/authorization'\nimport { Post } from '#app/Models/Post.js'\nimport { PostPolicy } from '#app/Policies/PostPolicy.js'\nimport {"))
     const migrated = await app.fw(['migrate'], env)
     expect(migrated.stderr).toBe('')
     // Jobs run at dispatch until a test below keeps them in the database. APP_URL: registration mails a link built on it.
@@ -500,5 +530,25 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
     const overview = await (await admin.get('/admin')).text()
     expect(overview).toContain('<a href="/admin/tables/tags">tags</a>')
     expect((await admin.get('/admin/tables/tags')).status).toBe(200)
+  })
+
+  it('asks the policy of a table’s model on each action, and shows its reason in the 403', async () => {
+    await insertPosts([{ title: 'Locked' }, { title: 'Secret' }])
+    const list = await (await admin.get('/admin/tables/posts?q=Locked')).text()
+    const id = /\/admin\/tables\/posts\/rows\/(\d+)/.exec(list)![1]!
+    const secret = /\/admin\/tables\/posts\/rows\/(\d+)/.exec(await (await admin.get('/admin/tables/posts?q=Secret')).text())![1]!
+    expect((await admin.get(`/admin/tables/posts/rows/${id}`)).status).toBe(200)
+    for (const path of [`/admin/tables/posts/rows/${id}/edit`, `/admin/tables/posts/rows/${id}/delete`, `/admin/tables/posts/rows/${secret}`]) {
+      const page = await admin.get(path)
+      expect(page.status, path).toBe(403)
+      const body = await page.text()
+      expect(body).toContain('<h1>Not allowed</h1>')
+      expect(body).toContain(path.endsWith(secret) ? 'This post is secret' : 'This post is locked')
+    }
+    const deleted = await admin.submit(`/admin/tables/posts/rows/${id}`, `/admin/tables/posts/rows/${id}/delete`, {})
+    expect(deleted.status).toBe(403)
+    expect((await admin.get(`/admin/tables/posts/rows/${id}`)).status).toBe(200)
+    // Its other rows change as before.
+    expect((await admin.get(`/admin/tables/posts/rows/${secret}/edit`)).status).toBe(200)
   })
 })
