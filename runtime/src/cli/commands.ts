@@ -1,4 +1,5 @@
 import { makeAuth } from '../../../generators/make-auth/index.js'
+import { makeCommand } from '../../../generators/make-command/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
 import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeFactory } from '../../../generators/make-factory/index.js'
@@ -21,6 +22,7 @@ import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 import { start } from './start.js'
+import { tinker } from './tinker.js'
 import { types } from './types.js'
 
 /**
@@ -33,6 +35,7 @@ export const commands: readonly Command[] = [
   start,
   keyGenerate,
   routeList,
+  tinker,
   openapi,
   types,
   makeController,
@@ -43,6 +46,7 @@ export const commands: readonly Command[] = [
   makeFactory,
   makeJob,
   makeMail,
+  makeCommand,
   makeTest,
   makeAuth,
   makeDash,
