@@ -45,18 +45,9 @@ export const tinker: Command = {
  * promise it ends with, and prints the result as `node -p` does (nothing for undefined). Resolves to the exit code.
  */
 async function execute(code: string, context: Record<string, unknown>, verbose: boolean): Promise<number> {
-  const [{ start }, { PassThrough }, { toJavaScript }] = await Promise.all([import('node:repl'), import('node:stream'), import('./tinker/toJavaScript.js')])
-  const translation = await toJavaScript(code)
-  if ('incomplete' in translation) throw new CommandError('fw tinker --execute: the code stops short (an unclosed bracket, string or block?)')
-  if ('error' in translation) throw new CommandError(`fw tinker --execute: SyntaxError: ${translation.error.message}`)
-  // A REPL that reads nothing: its eval is Node's, with top-level await and the last expression's value.
-  const server = start({ input: new PassThrough(), output: new PassThrough(), terminal: false, useGlobal: true, prompt: '' })
-  Object.assign(server.context, context)
+  const running = (await import('./tinker/evaluator.js')).evaluator(context)
   try {
-    let result = await new Promise<unknown>((resolve, reject) =>
-      server.eval(translation.code, server.context, 'tinker', (error, value) => (error ? reject(error) : resolve(value))),
-    )
-    if (isThenable(result)) result = await result
+    const result = await running.evaluate(code)
     if (result !== undefined) console.log(result)
     return 0
   } catch (error) {
@@ -64,10 +55,6 @@ async function execute(code: string, context: Record<string, unknown>, verbose: 
     console.error(`fw tinker --execute failed: ${shown}${verbose ? '' : ' (run with --verbose for the stack)'}`)
     return 1
   } finally {
-    server.close()
+    running.close()
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
