@@ -72,11 +72,12 @@ async function appCommand(klass: RunnableCommandClass): Promise<Command> {
   ])
   const { definition } = klass
   const usage = commandUsage(definition)
+  const details = commandDetails(definition)
   return {
     name: definition.name,
     summary: definition.description,
     usage,
-    details: commandDetails(definition),
+    ...(details.length ? { details } : {}),
     options: parseArgsOptions(definition),
     // Counted by commandInput, which names the argument that is missing.
     arguments: { min: 0, max: Infinity },
