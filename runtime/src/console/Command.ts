@@ -19,7 +19,7 @@ const INPUT = Symbol.for('fw.command.input')
  * Hands a command its input; `fw` calls it between building the command (from the container) and `handle()`.
  * @internal
  */
-export function giveInput(command: BaseCommand, input: CommandInput): void {
+export function giveInput(command: BaseCommand<any>, input: CommandInput): void {
   Object.defineProperty(command, INPUT, { value: input })
 }
 
