@@ -65,7 +65,8 @@ beforeEach(async () => {
     ].join('\n'),
   )
   app.write('App/Console/Commands/SendDigest.ts', SEND_DIGEST)
-  expect((await app.fw(['migrate'])).code).toBe(0)
+  const migrated = await app.fw(['migrate'])
+  expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0)
 }, TIMEOUT)
 afterEach(() => app.remove())
 
@@ -146,6 +147,17 @@ describe("fw and the app's commands", () => {
 
     app.write('App/Console/Commands/Migrate.ts', "import { Command } from 'fw-runtime/console'\n\nexport class Again extends Command({ name: 'digest:send', description: 'Twice' }) {\n  handle(): void {}\n}\n")
     expect((await app.fw(['digest:send', '1'])).stderr).toBe('Two app commands are named "digest:send" (App/Console/Commands/Migrate.ts and App/Console/Commands/SendDigest.ts): rename one\n')
+  }, TIMEOUT)
+
+  it('runs the build in dist/App/Console/Commands in production, not the sources', async () => {
+    app.write(
+      'dist/App/Console/Commands/Built.js',
+      "import { Command } from 'fw-runtime/console'\n\nexport class Built extends Command({ name: 'built', description: 'From the build' }) {\n  handle() {\n    this.info('from dist')\n  }\n}\n",
+    )
+    const production = { NODE_ENV: 'production' }
+    expect(await app.fw(['built'], production)).toEqual({ code: 0, stdout: 'from dist\n', stderr: '' })
+    expect((await app.fw(['--help'], production)).stdout).toMatch(/\n {2}built +From the build\n/)
+    expect((await app.fw(['digest:send', '1'], production)).stderr).toBe('Unknown command "digest:send". Run fw --help for the list.\n')
   }, TIMEOUT)
 
   it('says which file could not be loaded', async () => {

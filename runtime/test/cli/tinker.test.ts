@@ -85,7 +85,8 @@ function expectSession(result: FwResult): void {
 
 describe('fw tinker on SQLite', () => {
   beforeEach(async () => {
-    expect((await app.fw(['migrate'])).code).toBe(0)
+    const migrated = await app.fw(['migrate'])
+    expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0)
   }, 60_000)
 
   it('runs piped TypeScript line by line on the booted app, each await finished before the next line, and keeps the history in storage/', async () => {
@@ -161,7 +162,8 @@ describe('fw tinker on PostgreSQL', () => {
 
   it('runs the same session and --execute on the database of DATABASE_URL', async () => {
     app.write('.env', `DATABASE_URL=${postgres.url}\n`)
-    expect((await app.fw(['migrate'])).code).toBe(0)
+    const migrated = await app.fw(['migrate'])
+    expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0)
 
     const result = await fwWithInput(['tinker'], SESSION)
     expectSession(result)
