@@ -90,8 +90,8 @@ async function main(args: string[]): Promise<number> {
     try {
       app = await appCommands()
     } catch (error) {
+      // Said first: it may be why the command is not found.
       console.error(error instanceof CommandError || !verbose ? (error as Error).message : (error as Error).stack)
-      return 1
     }
     command = app?.commands.find((candidate) => candidate.name === name)
     if (!command) {

@@ -146,7 +146,9 @@ describe("fw and the app's commands", () => {
     expect((await app.fw(['migrate:status'])).code).toBe(0)
 
     app.write('App/Console/Commands/Migrate.ts', "import { Command } from 'fw-runtime/console'\n\nexport class Again extends Command({ name: 'digest:send', description: 'Twice' }) {\n  handle(): void {}\n}\n")
-    expect((await app.fw(['digest:send', '1'])).stderr).toBe('Two app commands are named "digest:send" (App/Console/Commands/Migrate.ts and App/Console/Commands/SendDigest.ts): rename one\n')
+    expect((await app.fw(['digest:send', '1'])).stderr).toBe(
+      'Two app commands are named "digest:send" (App/Console/Commands/Migrate.ts and App/Console/Commands/SendDigest.ts): rename one\nUnknown command "digest:send". Run fw --help for the list.\n',
+    )
   }, TIMEOUT)
 
   it('runs the build in dist/App/Console/Commands in production, not the sources', async () => {
@@ -164,7 +166,7 @@ describe("fw and the app's commands", () => {
     app.write('App/Console/Commands/Broken.ts', "import { Missing } from '#app/Nowhere.js'\nexport const broken = Missing\n")
     const result = await app.fw(['digest:send', '1'])
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^fw could not load App\/Console\/Commands\/Broken\.ts: .*Nowhere/)
+    expect(result.stderr).toMatch(/^fw could not load App\/Console\/Commands\/Broken\.ts: .*Nowhere.*\nUnknown command "digest:send"\. Run fw --help for the list\.\n$/)
   }, TIMEOUT)
 })
 
