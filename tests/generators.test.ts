@@ -236,6 +236,31 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     })
   })
 
+  it('make:command: fw lists it and runs it with its typed input, from the sources and, in production, from the build', async () => {
+    const made = await fw('make:command', 'CountRoutes', '--command=routes:count')
+    expect(made.stdout).toBe('Created App/Console/Commands/CountRoutes.ts\nRun it with: npx fw routes:count\n')
+    // An argument as a user declares it, read typed in handle().
+    const file = join(app.dir, 'App/Console/Commands/CountRoutes.ts')
+    const source = readFileSync(file, 'utf8')
+    expect(source).toContain("    // user: { type: 'number', description: 'The id of the user' },\n")
+    const edited = source
+      .replace("    // user: { type: 'number', description: 'The id of the user' },\n", "    user: { type: 'number', description: 'The id of the user' },\n")
+      .replace("    this.info('Count routes: done')", '    const next: number = this.arguments.user + 1\n    this.info(`next user: ${next}`)')
+    writeFileSync(file, edited)
+    // It type-checks as the app does (a command adds no test of its own to run).
+    await app.runOk('npx', ['tsc', '--noEmit'])
+    expect((await fw('--help')).stdout).toMatch(/\n {2}routes:count +Count routes\n/)
+    expect((await fw('routes:count', '41')).stdout).toBe('next user: 42\n')
+    const missing = await app.run('npx', ['fw', 'routes:count'])
+    expect([missing.code, missing.stderr]).toEqual([1, 'fw routes:count: missing the argument <user> (The id of the user) (usage: fw routes:count <user>)\n'])
+
+    await app.runOk('npm', ['run', 'build'])
+    // Production runs the build: a change to the sources after it is not seen there.
+    writeFileSync(file, edited.replace('next user:', 'changed:'))
+    expect((await app.runOk('npx', ['fw', 'routes:count', '41'], { env: { NODE_ENV: 'production' } })).stdout).toBe('next user: 42\n')
+    expect((await fw('routes:count', '41')).stdout).toBe('changed: 42\n')
+  })
+
   it('make:job: a route dispatches it, the sync queue runs it in the request, and a test asserts it with queue.fake()', async () => {
     appendFileSync(join(app.dir, '.env'), '\nQUEUE_DRIVER=sync\n')
     const made = await fw('make:job', 'PublishArticle')

@@ -25,8 +25,8 @@ export interface Command {
   /** Lines under the usage in `fw <command> --help`. */
   details?: string[]
   options?: OptionsConfig
-  /** How many positionals the command takes (default 0). */
-  arguments?: number
+  /** How many positionals the command takes (default 0), or a range (an app command's optional arguments). */
+  arguments?: number | { readonly min: number; readonly max: number }
   /** Resolves to the exit code. */
   run(input: CommandInput): Promise<number | void>
 }

@@ -1,4 +1,5 @@
 import { makeAuth } from '../../../generators/make-auth/index.js'
+import { makeCommand } from '../../../generators/make-command/index.js'
 import { makeController } from '../../../generators/make-controller/index.js'
 import { makeDash } from '../../../generators/make-dash/index.js'
 import { makeFactory } from '../../../generators/make-factory/index.js'
@@ -23,6 +24,7 @@ import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 import { start } from './start.js'
+import { tinker } from './tinker.js'
 import { types } from './types.js'
 
 /**
@@ -35,6 +37,7 @@ export const commands: readonly Command[] = [
   start,
   keyGenerate,
   routeList,
+  tinker,
   openapi,
   types,
   makeController,
@@ -46,6 +49,7 @@ export const commands: readonly Command[] = [
   makeJob,
   makeMail,
   makePolicy,
+  makeCommand,
   makeTest,
   makeAuth,
   makeDash,

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { AppCommands } from './appCommands.js'
 import { CommandError, type Command, type CommandInput } from './Command.js'
 import { commands } from './commands.js'
 import { suggest } from './suggest.js'
@@ -9,15 +10,17 @@ import { unknownOption } from './unknownOption.js'
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
-function help(): string {
-  const width = Math.max(...commands.map((command) => command.name.length))
+function help(app?: AppCommands): string {
+  const width = Math.max(...[...commands, ...(app?.commands ?? [])].map((command) => command.name.length))
+  const list = (shown: readonly Command[]) => shown.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
   return [
     `Fw ${version}`,
     '',
     'Usage: fw <command> [arguments] [options]',
     '',
     'Commands:',
-    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    ...list(commands),
+    ...(app?.commands.length ? ['', `Commands of ${app.appName} (App/Console/Commands):`, ...list(app.commands)] : []),
     '',
     'Run fw <command> --help for a command\'s arguments and options; add --verbose to see the stack of an error.',
   ].join('\n')
@@ -50,24 +53,52 @@ function isApplication(folder: string): boolean {
   }
 }
 
+/**
+ * The app's own commands (App/Console/Commands), only looked for when fw is asked for its list or for a name that
+ * is not one of its own: fw's commands never pay for them.
+ */
+async function appCommands(): Promise<AppCommands | undefined> {
+  const root = applicationRoot(process.cwd())
+  if (root === undefined) return undefined
+  const { loadAppCommands } = await import('./appCommands.js')
+  return loadAppCommands(root, commands.map((command) => command.name))
+}
+
 async function main(args: string[]): Promise<number> {
   // --verbose works with every command, so it is taken out before the command's own options are parsed.
   const verbose = args.includes('--verbose')
   const argv = args.filter((arg) => arg !== '--verbose')
   const [name, ...rest] = argv
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(help())
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help' || name === 'list') {
+    try {
+      console.log(help(await appCommands()))
+    } catch (error) {
+      // A broken app command must not hide fw's own list.
+      console.log(help())
+      console.error((error as Error).message)
+      return 1
+    }
     return 0
   }
   if (name === '--version' || name === '-v') {
     console.log(version)
     return 0
   }
-  const command = commands.find((candidate) => candidate.name === name)
+  let command = commands.find((candidate) => candidate.name === name)
   if (!command) {
-    const nearest = suggest(name, commands.map((candidate) => candidate.name))
-    console.error(`Unknown command "${name}".${nearest ? ` Did you mean "fw ${nearest}"?` : ''} Run fw --help for the list.`)
-    return 1
+    let app: AppCommands | undefined
+    try {
+      app = await appCommands()
+    } catch (error) {
+      // Said first: it may be why the command is not found.
+      console.error(error instanceof CommandError || !verbose ? (error as Error).message : (error as Error).stack)
+    }
+    command = app?.commands.find((candidate) => candidate.name === name)
+    if (!command) {
+      const nearest = suggest(name, [...commands, ...(app?.commands ?? [])].map((candidate) => candidate.name))
+      console.error(`Unknown command "${name}".${nearest ? ` Did you mean "fw ${nearest}"?` : ''} Run fw --help for the list.`)
+      return 1
+    }
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(commandHelp(command))
@@ -86,9 +117,9 @@ async function main(args: string[]): Promise<number> {
     console.error(`fw ${name}: ${(error as Error).message.split('\n')[0]} (usage: fw ${command.usage})`)
     return 1
   }
-  const expected = command.arguments ?? 0
-  if (parsed.positionals.length !== expected) {
-    const problem = parsed.positionals.length < expected ? 'is missing an argument' : 'takes no more arguments'
+  const { min, max } = typeof command.arguments === 'object' ? command.arguments : { min: command.arguments ?? 0, max: command.arguments ?? 0 }
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    const problem = parsed.positionals.length < min ? 'is missing an argument' : 'takes no more arguments'
     console.error(`fw ${name} ${problem} (usage: fw ${command.usage})`)
     return 1
   }

@@ -11,13 +11,17 @@ export function resolve(specifier, context, next) {
   return next(specifier, { ...context, conditions })
 }`)}`
 
+let loading: Promise<void> | undefined
+
 /**
  * Lets `import()` load the application's TypeScript (migrations, seeders, routes), resolving its `#app/*`
  * imports to the sources. Only the commands that import application code call it: tsx takes a tenth of a
- * second to start.
+ * second to start. Calling it again does nothing more (`fw` finds the app's commands, then runs one).
  */
-export async function loadTypeScript(): Promise<void> {
-  const { register: registerTsx } = await import('tsx/esm/api')
-  registerTsx()
-  register(DEVELOPMENT_CONDITION)
+export function loadTypeScript(): Promise<void> {
+  return (loading ??= (async () => {
+    const { register: registerTsx } = await import('tsx/esm/api')
+    registerTsx()
+    register(DEVELOPMENT_CONDITION)
+  })())
 }

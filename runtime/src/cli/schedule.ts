@@ -38,10 +38,18 @@ async function withSchedule<T>(cwd: string, work: (tasks: readonly ScheduledTask
   }
 }
 
-/** A scheduler that logs as the app's server does. */
-async function scheduler(tasks: readonly ScheduledTask[]) {
-  const [{ Scheduler }, { createLogger }] = await Promise.all([import('../schedule/Scheduler.js'), import('../log/Logger.js')])
-  return new Scheduler(tasks, { logger: createLogger() })
+/**
+ * A scheduler that logs as the app's server does, and runs a command task as `fw <command>` in a child process of
+ * the app's folder: exactly as from a shell (its arguments checked, the app booted, its exit code), and a command
+ * that crashes, calls process.exit() or leaks a handle cannot stop the other tasks.
+ */
+async function scheduler(tasks: readonly ScheduledTask[], cwd: string) {
+  const [{ Scheduler }, { createLogger }, { runFwCommand }] = await Promise.all([
+    import('../schedule/Scheduler.js'),
+    import('../log/Logger.js'),
+    import('../schedule/runFwCommand.js'),
+  ])
+  return new Scheduler(tasks, { logger: createLogger(), runCommand: (argv) => runFwCommand(argv, cwd) })
 }
 
 /** `fw schedule:work` */
@@ -58,7 +66,7 @@ export const scheduleWork: Command = {
   async run({ cwd }) {
     return withSchedule(cwd, async (tasks) => {
       if (!tasks) throw new CommandError(NO_SCHEDULE)
-      const running = await scheduler(tasks)
+      const running = await scheduler(tasks, cwd)
       console.log(`Fw scheduler ${process.pid}: ${tasks.length === 0 ? 'no tasks in the schedule' : tasks.map((task) => task.key).join(', ')}`)
       let signals = 0
       const onSignal = (signal: NodeJS.Signals) => {
@@ -94,7 +102,7 @@ export const scheduleRun: Command = {
   async run({ cwd }) {
     return withSchedule(cwd, async (tasks) => {
       if (!tasks) throw new CommandError(NO_SCHEDULE)
-      const results = await (await scheduler(tasks)).runDue()
+      const results = await (await scheduler(tasks, cwd)).runDue()
       const ran = results.filter((result) => result.outcome !== 'taken')
       if (ran.length === 0) console.log('No task due.')
       return results.some((result) => result.outcome === 'failed') ? 1 : 0

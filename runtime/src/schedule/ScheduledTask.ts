@@ -1,10 +1,11 @@
 import { Cron } from 'croner'
 import type { DispatchOptions, JobConstructor } from '../queue/types.js'
 
-/** What a task does at its times: queue a job, or call a function in the scheduler's process. */
+/** What a task does at its times: queue a job, call a function in the scheduler's process, or run an `fw` command. */
 export type TaskAction =
   | { readonly kind: 'job'; readonly job: JobConstructor; readonly payload: unknown; readonly options: DispatchOptions }
   | { readonly kind: 'call'; readonly call: () => unknown }
+  | { readonly kind: 'command'; readonly argv: readonly string[] }
 
 /** A task's key: 1 to 200 characters, no spaces (it is stored with each run and printed by `fw schedule:list`). */
 const KEY = /^\S{1,200}$/
@@ -25,6 +26,7 @@ const EVERY_MINUTE = '* * * * *'
  * schedule.job(PruneTokens).hourly()
  * schedule.job(SendDigest, { kind: 'weekly' }).weekly().timezone('Europe/Paris').withoutOverlapping()
  * schedule.call('heartbeat', () => fetch('https://status.example.com/ping')).everyFiveMinutes()
+ * schedule.command('digest:send --queue').dailyAt('08:00')
  * ```
  */
 export class ScheduledTask {
@@ -42,7 +44,7 @@ export class ScheduledTask {
     this.#cron = this.#compile(this.#expression, this.#timezone)
   }
 
-  /** The key its runs are recorded under: the name given, else `job:<ClassName>`. */
+  /** The key its runs are recorded under: the name given, else `job:<ClassName>` or `command:<name>`. */
   get key(): string {
     return this.#key
   }
@@ -88,7 +90,7 @@ export class ScheduledTask {
   /**
    * Skips a run while the task's previous run is not finished. For a job: while a job it queued waits or runs
    * (with `QUEUE_DRIVER=database`; the `sync` driver runs the job inside the scheduler, which waits for it). For a
-   * call: while the previous call of it in this scheduler process is still running.
+   * call or a command: while its previous run from this scheduler process is still running.
    */
   withoutOverlapping(): this {
     this.#withoutOverlapping = true

@@ -29,6 +29,11 @@ export interface SlotResult {
 
 export interface SchedulerOptions {
   logger: Logger
+  /**
+   * How a command task (`schedule.command('digest:send')`) runs its `fw` command; resolves to its exit code.
+   * `fw schedule:work` runs it as a child process in the app's folder (`runFwCommand`).
+   */
+  runCommand?: (argv: readonly string[]) => Promise<number>
 }
 
 /**
@@ -48,6 +53,7 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly #tasks: readonly ScheduledTask[]
   readonly #logger: Logger
+  readonly #runCommand: SchedulerOptions['runCommand']
   /** The runs under way in this process, which `stop()` waits for. */
   readonly #inFlight = new Set<Promise<SlotResult>>()
   /** Keys of the `withoutOverlapping()` tasks that have a run under way in this process. */
@@ -60,6 +66,7 @@ export class Scheduler {
   constructor(tasks: readonly ScheduledTask[], options: SchedulerOptions) {
     this.#tasks = tasks
     this.#logger = options.logger
+    this.#runCommand = options.runCommand
   }
 
   /**
@@ -130,7 +137,12 @@ export class Scheduler {
   async #runSlot(task: ScheduledTask, runAt: number): Promise<SlotResult> {
     const at = new Date(runAt).toISOString()
     let outcome: SlotOutcome
-    const claimAndRun = () => (task.action.kind === 'job' ? this.#dispatch(task, task.action, runAt) : this.#call(task, task.action, runAt))
+    const claimAndRun = () => {
+      const { action } = task
+      if (action.kind === 'job') return this.#dispatch(task, action, runAt)
+      if (action.kind === 'call') return this.#call(task, action.call, runAt)
+      return this.#call(task, () => this.#command(action.argv), runAt)
+    }
     try {
       try {
         outcome = await claimAndRun()
@@ -174,7 +186,7 @@ export class Scheduler {
   }
 
   /** Claims the slot (committed at once), then calls the function in this process. */
-  async #call(task: ScheduledTask, { call }: TaskAction & { kind: 'call' }, runAt: number): Promise<SlotOutcome> {
+  async #call(task: ScheduledTask, call: () => unknown, runAt: number): Promise<SlotOutcome> {
     if (!(await claimRun(db(), task.key, runAt))) return 'taken'
     if (!task.overlaps) {
       if (this.#busy.has(task.key)) return 'skipped'
@@ -186,6 +198,13 @@ export class Scheduler {
       if (!task.overlaps) this.#busy.delete(task.key)
     }
     return 'called'
+  }
+
+  /** Runs a command task's `fw` command; an exit code other than 0 fails the run. */
+  async #command(argv: readonly string[]): Promise<void> {
+    if (!this.#runCommand) throw new Error('this scheduler was given no runCommand, so it cannot run fw commands')
+    const code = await this.#runCommand(argv)
+    if (code !== 0) throw new Error(`fw ${argv.join(' ')} exited with code ${code}`)
   }
 
   /** Whether a job of the class with that key waits or runs in the queue; a driver that keeps no job (sync) has none. */

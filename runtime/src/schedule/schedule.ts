@@ -1,4 +1,5 @@
 import type { DispatchOptions, JobConstructor } from '../queue/types.js'
+import { commandLine } from './commandLine.js'
 import { ScheduledTask } from './ScheduledTask.js'
 
 /** The tasks the schedule file declares, in the order it declares them. */
@@ -17,6 +18,7 @@ const tasks: ScheduledTask[] = []
  * schedule.job(PruneTokens).hourly()
  * schedule.job(SendDigest, { kind: 'daily' }).dailyAt('08:00').timezone('Europe/Paris').withoutOverlapping()
  * schedule.call('cache:warm', () => warmCache()).cron('*\/5 * * * *')
+ * schedule.command('digest:send --queue').dailyAt('08:00')
  * ```
  */
 export const schedule = {
@@ -33,6 +35,27 @@ export const schedule = {
   call(name: string, call: () => unknown): ScheduledTask {
     if (typeof call !== 'function') throw new TypeError(`schedule.call(${JSON.stringify(name)}, …) takes a function to call`)
     return add(new ScheduledTask(name, { kind: 'call', call }))
+  },
+
+  /**
+   * Runs an `fw` command at each of the task's times, one of the app's (App/Console/Commands) or of fw's own, given
+   * as it is typed after `fw` (quotes keep spaces inside an argument). It runs as `fw <line>` would from a shell, in
+   * a child process in the app's folder: its own arguments checked, the app booted for it, its output in the
+   * scheduler's, and an exit code other than 0 logged as the run's failure. A command that crashes or leaks a timer
+   * cannot take the scheduler down with it. Its key is `command:<name>`: scheduling one command twice (with other
+   * arguments) needs `.name()` on one of them.
+   *
+   * @example
+   * ```ts
+   * schedule.command('digest:send --queue').dailyAt('08:00').timezone('Europe/Paris')
+   * schedule.command('queue:flush').weekly()
+   * ```
+   */
+  command(line: string): ScheduledTask {
+    if (typeof line !== 'string') throw new TypeError(`schedule.command() takes a command line such as 'digest:send --queue', got ${String(line)}`)
+    const argv = commandLine(line)
+    if (argv.length === 0 || argv[0]!.startsWith('-')) throw new TypeError(`schedule.command() takes a command line that starts with the command's name, got ${JSON.stringify(line)}`)
+    return add(new ScheduledTask(`command:${argv[0]}`, { kind: 'command', argv }))
   },
 
   /**

@@ -157,6 +157,37 @@ describe('fw schedule:list, schedule:run and schedule:work', () => {
     expect((await sql<{ task: string }>`select task from fw_schedule_runs order by task`.execute(db)).rows).toEqual([{ task: 'beat' }, { task: 'job:Tick' }])
   })
 
+  it("schedule.command runs an app command as `fw <line>` would, in a child process; an exit code other than 0 fails the run", async () => {
+    app.write(
+      'App/Console/Commands/Stamp.ts',
+      [
+        "import { appendFileSync } from 'node:fs'",
+        "import { Command } from 'fw-runtime/console'",
+        '',
+        "export class Stamp extends Command({ name: 'stamp', description: 'Stamps', arguments: { label: {} }, options: { code: { type: 'number', default: 0 } } }) {",
+        '  handle(): number {',
+        "    appendFileSync('stamps.log', `${this.arguments.label} ${process.pid}\\n`)",
+        '    return this.options.code',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    )
+    app.write('bootstrap/schedule.ts', scheduleFile(`schedule.command('stamp "two words"').everyMinute()`, `schedule.command('stamp failing --code=4').everyMinute().name('stamp-failing')`))
+    if (new Date().getSeconds() > 45) await sleep((61 - new Date().getSeconds()) * 1_000)
+
+    const listed = await app.fw(['schedule:list'])
+    expect(listed.stdout).toMatch(/^command:stamp +\* \* \* \* \* +UTC /m)
+    const ran = await app.fw(['schedule:run'])
+    expect(ran.code).toBe(1)
+    expect(ran.stdout).toMatch(/command:stamp ran at=/)
+    expect(ran.stdout + ran.stderr).toMatch(/scheduled task stamp-failing \(.+\) failed:.*fw stamp failing --code=4 exited with code 4/s)
+    const stamps = readFileSync(join(app.dir, 'stamps.log'), 'utf8').trim().split('\n').sort()
+    expect(stamps.map((line) => line.split(' ').slice(0, -1).join(' '))).toEqual(['failing', 'two words'])
+    // Each in a process of its own.
+    expect(new Set(stamps.map((line) => line.split(' ').at(-1))).size).toBe(2)
+  }, 90_000)
+
   it('loads the routes as the web process does: a task builds an absolute link with Route.absoluteUrl', async () => {
     app.write('routes/web.ts', "import { Route } from 'fw-runtime'\n\nRoute.get('/digest', () => 'the digest').name('digest')\n")
     app.write('.env', 'QUEUE_DRIVER=database\nAPP_URL=http://shop.example.test:8080\n')

@@ -108,6 +108,37 @@ describe.each(databases)('the scheduler on $name', ({ name }) => {
     expect(await runs()).toEqual([])
   })
 
+  it('runs a command task through runCommand, claimed once; an exit code other than 0, or no runCommand, fails it', async () => {
+    schedule.command('digest:send "all users" --queue').everyMinute()
+    schedule.command('digest:send broken').everyMinute().name('digest-broken')
+    const ran: (readonly string[])[] = []
+    const { logger, lines } = recordingLogger()
+    const runCommand = async (argv: readonly string[]) => {
+      ran.push(argv)
+      return argv[1] === 'broken' ? 2 : 0
+    }
+    const results = await new Scheduler(schedule.tasks(), { logger, runCommand }).runDue(MINUTE)
+    expect(results.map((result) => [result.task, result.outcome])).toEqual([
+      ['command:digest:send', 'called'],
+      ['digest-broken', 'failed'],
+    ])
+    expect(ran).toEqual([
+      ['digest:send', 'all users', '--queue'],
+      ['digest:send', 'broken'],
+    ])
+    expect(lines).toContain('[fw] scheduled task digest-broken (2026-05-04T10:20:00.000Z) failed: Error: fw digest:send broken exited with code 2')
+    // Claimed: a second scheduler runs nothing of that minute.
+    expect(await new Scheduler(schedule.tasks(), { logger, runCommand }).runDue(MINUTE)).toEqual([
+      { task: 'command:digest:send', runAt: MINUTE, outcome: 'taken' },
+      { task: 'digest-broken', runAt: MINUTE, outcome: 'taken' },
+    ])
+    expect(ran).toHaveLength(2)
+
+    const [alone] = await new Scheduler(schedule.tasks(), { logger }).runDue(MINUTE + 60_000)
+    expect(alone?.outcome).toBe('failed')
+    expect(lines.at(-2)).toMatch(/failed: Error: this scheduler was given no runCommand, so it cannot run fw commands$/)
+  })
+
   it('skips a call without overlapping while its previous run in this process runs', async () => {
     let release!: () => void
     const started: number[] = []
