@@ -1,7 +1,7 @@
 // The API document tells the whole truth: a property-based fuzz that reads only /openapi.json (tests/support/apiFuzz.ts)
 // first shows that it catches what it must (a router in this process whose routes break the document on purpose),
-// then finds nothing in a new api app with make:auth: compiled from dist/ on SQLite, under `fw serve`'s entry on
-// PostgreSQL, and again after make:dash.
+// then finds nothing in a new api app with make:auth: compiled from dist/ on SQLite, under the development entry on
+// PostgreSQL.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -100,8 +100,11 @@ async function fuzzApp(app: InstalledApp, server: RunningApp, document: Record<s
     runs: 15,
     seed: 20261129,
     // Valid input that the application refuses for what it is, not for its shape: wrong credentials, an unknown
-    // or expired reset token, a current password that does not match.
-    semantic422: ['POST /login', 'POST /reset-password', 'POST /password'],
+    // or expired reset token, a current password that does not match; and the seed's sample route, whose 400 for an
+    // id that is not a number its document gives.
+    refusals: { 'POST /login': [422], 'POST /reset-password': [422], 'POST /password': [422], 'GET /users/{id}': [400] },
+    // The seed's sample users echo what they are sent and store nothing (GET /users/{id} answers any number).
+    unstored: ['/users'],
     // It ends the session the rest of the run signs in with.
     exclude: ['POST /logout'],
   })
@@ -137,16 +140,6 @@ describe('a new api app with make:auth, fuzzed from its document alone', () => {
     const env = { DATABASE_URL: postgres.url }
     await app.runOk('npx', ['fw', 'migrate'], { env })
     const server = await app.start(undefined, env)
-    servers.push(server)
-    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, any>
-    const report = await fuzzApp(app, server, document)
-    expect(report.failures, `seed ${report.seed}, ${report.requests} requests`).toEqual([])
-  })
-
-  it('after make:dash, on SQLite', async () => {
-    await app.runOk('npx', ['fw', 'make:dash', 'Admin'])
-    await app.runOk('npx', ['fw', 'migrate'])
-    const server = await app.start()
     servers.push(server)
     const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, any>
     const report = await fuzzApp(app, server, document)

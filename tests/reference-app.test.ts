@@ -254,6 +254,20 @@ async function walk(email: string): Promise<void> {
   expect(shopPage?.status(), 'the absolute link to the shop').toBe(200)
   expect(new URL(page.url()).pathname).toBe('/shop')
 
+  // The order by its id: route model binding loads it (404 when there is none), OrderPolicy shows it to its customer
+  // only (403 for another customer's, made with fw tinker), and the named limiter `orders` counts each read.
+  const mine = await page.goto(`${appUrl}/orders/${orderId}`)
+  expect([mine?.status(), JSON.parse(await page.locator('body').innerText())]).toEqual([200, { order: { id: orderId, product_id: expect.any(Number), quantity: 1 } }])
+  expect(mine?.headers()['x-ratelimit-limit'], 'the orders limiter').toBe('30')
+  const made = await fw(['tinker', '--execute', `const order = await Order.findOrFail(${orderId}); const other = await User.factory().create(); (await Order.forceCreate({ user_id: other.id, product_id: order.product_id, quantity: 2 })).id`])
+  const othersOrder = Number(made.stdout.trim().split('\n').at(-1))
+  expect(othersOrder, made.stdout).toBeGreaterThan(orderId)
+  const theirs = await page.goto(`${appUrl}/orders/${othersOrder}`)
+  expect(theirs?.status(), "another customer's order").toBe(403)
+  expect(await page.locator('body').innerText()).toContain('This order is not yours.')
+  const missing = await page.goto(`${appUrl}/orders/${othersOrder + 1000}`)
+  expect(missing?.status(), 'an order that does not exist').toBe(404)
+
   // make:dash: the verified customer made admin opens the overview, which sees the shop's tables.
   await fw(['admin:grant', email])
   const admin = await page.goto(`${appUrl}/admin`)

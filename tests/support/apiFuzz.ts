@@ -8,7 +8,7 @@
  * - a JSON body matches the documented schema (ajv, JSON Schema 2020-12);
  * - invalid input (a body that is not an object, a required field left out, a wrong type, a string too short or
  *   off its pattern, a path parameter off its pattern) is refused with a 4xx, never accepted;
- * - valid input is not refused as invalid (400 or 422), but where the operation is listed in `semantic422`
+ * - valid input is not refused as invalid (400 or 422), but where `refusals` lists the status for the operation
  *   (a 422 that answers valid input: wrong credentials, an unknown reset token);
  * - an operation that needs credentials does not answer 2xx without them;
  * - stateful links: for `POST /things`, `GET /things/{id}` and `DELETE /things/{id}`, a created resource is read
@@ -35,8 +35,13 @@ export interface FuzzOptions {
   runs?: number
   /** fast-check's seed, for a run to be repeated; printed in the report. */
   seed?: number
-  /** `METHOD /path` of operations whose 422 answers valid input (wrong credentials, an unknown token). */
-  semantic422?: readonly string[]
+  /**
+   * The 400 or 422 with which an operation (`METHOD /path`) answers input its schemas allow, for a reason a schema
+   * cannot say: `{ 'POST /login': [422] }` for wrong credentials, an unknown token.
+   */
+  refusals?: Readonly<Record<string, readonly number[]>>
+  /** Collections that store nothing by design (the seed's sample `/users` echo what they are sent): no create-read-delete. */
+  unstored?: readonly string[]
   /** `METHOD /path` of operations left out (one that ends the session it runs with: `POST /logout`). */
   exclude?: readonly string[]
   /** Only these operations (`METHOD /path`), for a focused run. */
@@ -130,7 +135,7 @@ class Fuzz {
     const validPath = fc.record(Object.fromEntries(pathParams.map((parameter) => [parameter.name, this.pathValue(parameter.schema ?? {})])))
     const queryShape: Record<string, fc.Arbitrary<string>> = Object.fromEntries(queryParams.map((parameter) => [parameter.name, this.schemas.valid(parameter.schema ?? {}).map(queryText)]))
     const validQuery = fc.record(queryShape, { requiredKeys: queryParams.filter((parameter) => parameter.required).map((parameter) => parameter.name as string) })
-    const validBody = bodySchema ? this.schemas.valid(bodySchema) : fc.constant(undefined)
+    const validBody = bodySchema ? this.schemas.valid(bodySchema).map(confirmed) : fc.constant(undefined)
     const accept = this.acceptFor(operation)
     const headers = kind === 'anonymous' ? fc.constant({}) : fc.constant(this.credentialsFor(operation))
     const build = (path: Record<string, unknown>, query: Record<string, unknown>, body: unknown, credentials: Record<string, string>, acceptHeader: string | undefined): Sent => ({
@@ -182,14 +187,14 @@ class Fuzz {
     const ok = answer.status >= 200 && answer.status < 300
     if (kind === 'invalid' && ok) fail('invalid input accepted')
     if (kind === 'anonymous' && ok) fail('answered without credentials')
-    if (kind === 'valid' && (answer.status === 400 || (answer.status === 422 && !this.options.semantic422?.includes(operation.id)))) {
+    if (kind === 'valid' && (answer.status === 400 || answer.status === 422) && !this.options.refusals?.[operation.id]?.includes(answer.status)) {
       fail('valid input refused')
     }
   }
 
   /** Create, read, delete, read again, for each collection with a `POST` and an item path with `GET` and `DELETE`. */
   async checkLinks(operations: Operation[]): Promise<void> {
-    for (const create of operations.filter((operation) => operation.method === 'POST')) {
+    for (const create of operations.filter((operation) => operation.method === 'POST' && !this.options.unstored?.includes(operation.path))) {
       const item = operations.find((operation) => operation.method === 'GET' && new RegExp(`^${escape(create.path)}/\\{[^}/]+\\}$`).test(operation.path))
       const remove = item && operations.find((operation) => operation.method === 'DELETE' && operation.path === item.path)
       if (!item || !remove) continue
@@ -307,6 +312,20 @@ interface Answer {
   headers: Headers
   text: string
   json: unknown
+}
+
+/**
+ * A body with each `<field>_confirmation` equal to its `<field>` (Laravel's `confirmed` rule, which JSON Schema cannot
+ * say): input the schema allows and a person would send.
+ */
+function confirmed(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  const record = { ...(body as Record<string, unknown>) }
+  for (const field of Object.keys(record)) {
+    const original = field.endsWith('_confirmation') ? field.slice(0, -'_confirmation'.length) : undefined
+    if (original && original in record) record[field] = record[original]
+  }
+  return record
 }
 
 /** A value as it travels in a query string or a path. */

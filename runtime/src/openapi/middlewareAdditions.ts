@@ -87,9 +87,25 @@ export function responseObject(response: MiddlewareResponse): OpenApiResponse {
   return result
 }
 
-/** Two middleware answer the same status: either description, both headers, the first one's body. */
+/**
+ * Two answers on one status (two middleware, or a middleware and the route's own check): either description, both
+ * headers, and either body: a JSON body that differs is `anyOf` the two, so that a client expects each.
+ */
 export function mergeResponses(first: OpenApiResponse, second: OpenApiResponse): OpenApiResponse {
   const description = first.description === second.description ? first.description : `${first.description}; or: ${second.description}`
   const headers = first.headers || second.headers ? { ...(second.headers as object), ...(first.headers as object) } : undefined
-  return { ...second, ...first, description, ...(headers ? { headers } : {}) }
+  const content = mergeContent(first.content as Content | undefined, second.content as Content | undefined)
+  return { ...second, ...first, description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) }
+}
+
+type Content = Record<string, { schema?: unknown }>
+
+function mergeContent(first: Content | undefined, second: Content | undefined): Content | undefined {
+  if (!first || !second) return first ?? second
+  const merged: Content = { ...second, ...first }
+  for (const [type, media] of Object.entries(second)) {
+    const mine = first[type]
+    if (mine?.schema && media.schema && JSON.stringify(mine.schema) !== JSON.stringify(media.schema)) merged[type] = { ...mine, schema: { anyOf: [mine.schema, media.schema] } }
+  }
+  return merged
 }

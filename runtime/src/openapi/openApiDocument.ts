@@ -236,7 +236,7 @@ function describeOperation(route: RouteDefinition, method: string, path: string,
   }
 
   const responses = declaredResponses(route, name, components.schemas)
-  const page = Object.entries(declared.responses ?? {}).some(([status, response]) => Number(status) < 300 && response.mediaType === 'text/html')
+  const page = Object.entries(declared.responses ?? {}).some(([status, response]) => Number(status) < 300 && !response.schema && response.mediaTypes?.includes('text/html'))
   const additions = middlewareAdditions(route, method, page)
   const found: [string, OpenApiResponse][] = [
     [SHARED_RESPONSES.BadRequest.status, SHARED_RESPONSES.BadRequest.response],
@@ -271,10 +271,11 @@ function declaredResponses(route: RouteDefinition, name: (part: string) => strin
   const responses: Record<string, OpenApiResponse> = {}
   for (const [status, response] of Object.entries(route.declared?.responses ?? {})) {
     const description = response.description ?? STATUS_TEXT[Number(status)] ?? `Status ${status}`
-    if (response.schema) {
-      responses[status] = { description, content: { 'application/json': { schema: convert(response.schema, 'output', name(`Response${status}`), schemas) } } }
-    } else if (response.mediaType) {
-      responses[status] = { description, content: { [response.mediaType]: { schema: { type: 'string' } } } }
+    if (response.schema || response.mediaTypes) {
+      const content: Record<string, { schema: JsonSchema }> = {}
+      if (response.schema) content['application/json'] = { schema: convert(response.schema, 'output', name(`Response${status}`), schemas) }
+      for (const type of response.mediaTypes ?? []) content[type] = { schema: { type: 'string' } }
+      responses[status] = { description, content }
     } else {
       responses[status] = Number(status) >= 400 ? errorResponse(description) : { description }
     }

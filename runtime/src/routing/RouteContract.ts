@@ -1,13 +1,13 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 
 /**
- * One documented response of a route: its JSON body's schema, or the media type of a body that is not JSON
+ * One documented response of a route: its JSON body's schema, and/or the media types of bodies that are not JSON
  * (`text/html` for a page), and a description. Neither for an empty body.
  */
 export interface ContractResponse {
   readonly schema?: StandardSchemaV1
-  /** The body's media type when it is not JSON: `text/html`, `text/csv`, … */
-  readonly mediaType?: string
+  /** The body's media types when it is not JSON, or not only JSON: `['text/html']`, `['text/csv']`, … */
+  readonly mediaTypes?: readonly string[]
   readonly description?: string
 }
 

@@ -244,21 +244,28 @@ export class RouteDefinition {
 
   /**
    * Declares a response by status: the schema of its JSON body, or the media type of a body that is not JSON (a page
-   * is `'text/html'`), or nothing for an empty body; and a description.
+   * is `'text/html'`), or a list of them for a response that comes in several forms; nothing for an empty body; and a
+   * description.
    *
    * @example
    * ```ts
    * Route.get('/posts/{id}', [PostController, 'show']).returns(200, PostOut).returns(404, undefined, 'No such post')
    * Route.get('/login', [LoginController, 'show']).returns(200, 'text/html', 'The sign-in page')
+   * Route.get('/report', [ReportController, 'show']).returns(200, [Report, 'text/csv'], 'JSON, or CSV with ?format=csv')
    * ```
    */
-  returns(status: number, body?: StandardSchemaV1 | string, description?: string): this {
+  returns(status: number, body?: StandardSchemaV1 | string | readonly (StandardSchemaV1 | string)[], description?: string): this {
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`Route "${this.pattern}": ${status} is not an HTTP status`)
-    if (typeof body === 'string' && !/^[a-z]+\/[a-z0-9.+-]+$/i.test(body)) {
-      throw new Error(`Route "${this.pattern}": "${body}" is not a media type (text/html, text/csv, …) nor a schema`)
+    const forms = body === undefined ? [] : Array.isArray(body) ? body : [body as StandardSchemaV1 | string]
+    const schemas = forms.filter((form): form is StandardSchemaV1 => typeof form !== 'string')
+    const mediaTypes = forms.filter((form): form is string => typeof form === 'string')
+    for (const type of mediaTypes) {
+      if (!/^[a-z]+\/[a-z0-9.+-]+$/i.test(type)) throw new Error(`Route "${this.pattern}": "${type}" is not a media type (text/html, text/csv, …) nor a schema`)
     }
+    if (schemas.length > 1) throw new Error(`Route "${this.pattern}": ${status} has one JSON schema; give the others as a union`)
     const response = {
-      ...(typeof body === 'string' ? { mediaType: body } : body ? { schema: body } : {}),
+      ...(schemas[0] ? { schema: schemas[0] } : {}),
+      ...(mediaTypes.length > 0 ? { mediaTypes } : {}),
       ...(description ? { description } : {}),
     }
     return this.declare({ responses: { ...this.declared?.responses, [status]: response } })

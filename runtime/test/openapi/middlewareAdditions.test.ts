@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { documented } from '../../src/http/middlewareDocs.js'
-import { middlewareAdditions } from '../../src/openapi/middlewareAdditions.js'
+import { mergeResponses, middlewareAdditions } from '../../src/openapi/middlewareAdditions.js'
 import { Router } from '../../src/routing/Router.js'
 
 const pass = () => documented((_request, next) => next(), {})
@@ -55,5 +55,15 @@ describe('middlewareAdditions', () => {
     expect(middlewareAdditions(plain, 'GET', false)).toEqual({ responses: {}, security: undefined, schemes: {} })
     expect(uncompiled.layers).toBeUndefined()
     expect(middlewareAdditions(uncompiled, 'GET', false).security).toEqual([{ apiKey: [] }])
+  })
+
+  it('merges two bodies of one status into anyOf, so that a client expects either', () => {
+    const validation = { description: 'Invalid', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } }
+    const error = { description: 'Invalid email format', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+    expect(mergeResponses(validation, error)).toEqual({
+      description: 'Invalid; or: Invalid email format',
+      content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }] } } },
+    })
+    expect(mergeResponses(error, { description: 'Invalid email format' })).toEqual(error)
   })
 })

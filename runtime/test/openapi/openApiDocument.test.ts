@@ -154,12 +154,18 @@ describe('openApiDocument', () => {
     expect(document.paths['/events'].post.tags).toEqual(['Events'])
   })
 
-  it('documents a page by its media type', () => {
+  it('documents a page by its media type, and a response in several forms by each', () => {
     expect(document.paths['/about'].get.responses['200']).toEqual({
       description: 'The about page',
       content: { 'text/html': { schema: { type: 'string' } } },
     })
     expect(() => makeRouter().get('/x', () => ({})).returns(200, 'html')).toThrow('"html" is not a media type')
+    const router = new Router(new Container())
+    router.get('/report', () => ({ id: 1, title: 'x' })).returns(200, [PostOut, 'text/csv', 'text/html'], 'JSON, CSV or a page')
+    const report = (openApiDocument(router.commit().getRoutes(), info) as any).paths['/report'].get.responses['200']
+    expect(Object.keys(report.content)).toEqual(['application/json', 'text/csv', 'text/html'])
+    expect(report.content['text/csv']).toEqual({ schema: { type: 'string' } })
+    expect(() => new Router(new Container()).get('/two', () => ({})).returns(200, [PostOut, PostOut])).toThrow('200 has one JSON schema')
   })
 
   it('marks routes behind auth with its 401 and the bearer and cookie schemes; a can… alias adds nothing it does not declare', () => {

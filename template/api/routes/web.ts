@@ -51,6 +51,6 @@ Route.group({ prefix: '/api' }, () => {
   Route.get('/posts', [PostController, 'index']).query(postsQuery).returns(200, postsPage, 'A page of posts')
   Route.get('/data', [DataController, 'show'])
     .query(dataQuery)
-    .returns(200, dataOut, 'The items: JSON, or text/plain and text/html with ?format=text and ?format=html')
+    .returns(200, [dataOut, 'text/plain', 'text/html'], 'The items: JSON, or text with ?format=text, or HTML with ?format=html')
     .returns(400, undefined, 'Invalid format')
 })
