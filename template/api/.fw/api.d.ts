@@ -131,10 +131,10 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@index. */
-        get: operations["TaskController.index"];
+        get: operations["Api.TaskController.index"];
         put?: never;
         /** @description Handled by TaskController@store. */
-        post: operations["TaskController.store"];
+        post: operations["Api.TaskController.store"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,12 +149,12 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by TaskController@show. */
-        get: operations["TaskController.show"];
+        get: operations["Api.TaskController.show"];
         /** @description Handled by TaskController@update. */
-        put: operations["TaskController.update"];
+        put: operations["Api.TaskController.update"];
         post?: never;
         /** @description Handled by TaskController@destroy. */
-        delete: operations["TaskController.destroy"];
+        delete: operations["Api.TaskController.destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +170,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** @description Handled by UserController@store. */
-        post: operations["UserController.store_2"];
+        post: operations["Api.UserController.store"];
         delete?: never;
         options?: never;
         head?: never;
@@ -185,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by PostController@index. */
-        get: operations["PostController.index"];
+        get: operations["Api.PostController.index"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,7 +202,7 @@ export interface paths {
             cookie?: never;
         };
         /** @description Handled by DataController@show. */
-        get: operations["DataController.show"];
+        get: operations["Api.DataController.show"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,7 +226,26 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description The body cannot be read: not valid JSON, or a malformed multipart body */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is over the size limit (1 MiB unless the server says otherwise) */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -256,6 +275,19 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "HomeController.hello": {
@@ -276,6 +308,19 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -302,6 +347,19 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "UserController.index": {
@@ -325,6 +383,19 @@ export interface operations {
                             name: string;
                         }[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -358,15 +429,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -374,6 +438,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -408,7 +483,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -440,15 +529,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -456,6 +538,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -480,6 +573,19 @@ export interface operations {
                     "application/json": {
                         deleted: string;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -509,6 +615,8 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The database does not answer */
             503: {
                 headers: {
@@ -545,9 +653,22 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    "TaskController.index": {
+    "Api.TaskController.index": {
         parameters: {
             query?: never;
             header?: never;
@@ -576,9 +697,22 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    "TaskController.store": {
+    "Api.TaskController.store": {
         parameters: {
             query?: never;
             header?: never;
@@ -614,15 +748,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -632,9 +759,20 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    "TaskController.show": {
+    "Api.TaskController.show": {
         parameters: {
             query?: never;
             header?: never;
@@ -664,16 +802,31 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    "TaskController.update": {
+    "Api.TaskController.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -711,8 +864,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
-            400: {
+            400: components["responses"]["BadRequest"];
+            /** @description Task not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -720,13 +874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -736,9 +884,20 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    "TaskController.destroy": {
+    "Api.TaskController.destroy": {
         parameters: {
             query?: never;
             header?: never;
@@ -761,16 +920,31 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    "UserController.store_2": {
+    "Api.UserController.store": {
         parameters: {
             query?: never;
             header?: never;
@@ -803,7 +977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description The body cannot be read: not valid JSON, or a malformed multipart body; or: Name and email are required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -812,18 +986,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The given data was invalid */
+            /** @description No valid X-API-Key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The given data was invalid; or: The name is not text, or the email is not an email */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    "PostController.index": {
+    "Api.PostController.index": {
         parameters: {
             query?: {
                 page?: string;
@@ -854,6 +1049,8 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -863,9 +1060,20 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    "DataController.show": {
+    "Api.DataController.show": {
         parameters: {
             query?: {
                 format?: "json" | "text" | "html";
@@ -876,7 +1084,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The items: JSON, or text/plain and text/html with ?format=text and ?format=html */
+            /** @description The items: JSON, or text with ?format=text, or HTML with ?format=html */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -885,6 +1093,8 @@ export interface operations {
                     "application/json": {
                         data: string[];
                     };
+                    "text/plain": string;
+                    "text/html": string;
                 };
             };
             /** @description Invalid format */
@@ -892,8 +1102,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description The given data was invalid */
             422: {
                 headers: {
@@ -901,6 +1114,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Down for maintenance (fw down) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
