@@ -41,8 +41,9 @@ describe('GET /openapi.json, the document of the routes (routes/web.ts)', () => 
     expect(listed).toEqual(expect.arrayContaining(Object.keys(routes)))
     for (const [route, status] of Object.entries(routes)) {
       const [method, path] = route.split(' ') as [string, string]
-      // Every success has its body's media type: JSON with a schema, or the download's plain text.
-      expect([route, Object.keys(operation(method, path).responses[status]?.content ?? {})]).toEqual([route, [route === 'get /download' ? 'text/plain' : 'application/json']])
+      // Every success has its body's media types: JSON with a schema, the download's plain text, the data in three forms.
+      const types = route === 'get /download' ? ['text/plain'] : route === 'get /api/data' ? ['application/json', 'text/plain', 'text/html'] : ['application/json']
+      expect([route, Object.keys(operation(method, path).responses[status]?.content ?? {})]).toEqual([route, types])
     }
   })
 
