@@ -197,7 +197,7 @@ describe('the api starter\'s .fw/api.d.ts', () => {
     const app = createFwApp()
     try {
       symlinkSync(join(repository, 'node_modules/zod'), join(app.dir, 'node_modules/zod'), 'dir')
-      for (const folder of ['App', 'routes', 'bootstrap', '.fw']) cpSync(join(repository, 'template/api', folder), join(app.dir, folder), { recursive: true })
+      for (const folder of ['App', 'routes', 'bootstrap', 'database', '.fw']) cpSync(join(repository, 'template/api', folder), join(app.dir, folder), { recursive: true })
       expect(await app.fw(['types', '--check'])).toMatchObject({ code: 0, stderr: '', stdout: 'Unchanged .fw/api.d.ts (18 routes).\n' })
     } finally {
       app.remove()
