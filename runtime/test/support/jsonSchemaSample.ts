@@ -41,9 +41,12 @@ export function sampleOf(schema: any, document: any): unknown {
 
 function sampleString(schema: any): string {
   if (schema.format === 'email') return 'ada@example.com'
-  if (schema.pattern === '^\\d+$') return '42'
   const text = 'sample'.padEnd(schema.minLength ?? 0, 'x')
-  return schema.maxLength !== undefined ? text.slice(0, schema.maxLength) : text
+  const plain = schema.maxLength !== undefined ? text.slice(0, schema.maxLength) : text
+  if (schema.pattern === undefined) return plain
+  // The first of a few everyday values that the pattern takes: an email address, digits, a word.
+  const pattern = new RegExp(schema.pattern, 'u')
+  return ['ada@example.com', '42', plain].find((candidate) => pattern.test(candidate)) ?? plain
 }
 
 /** A value of the wrong type for a schema: a number for a string, a string for anything else. */
