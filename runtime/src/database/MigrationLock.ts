@@ -163,7 +163,8 @@ async function inspectPostgresLock(connection: Kysely<any>, terminate: boolean):
   if (!row) return { holder: undefined, cleared: false }
   const holder = { owner: `PostgreSQL session ${row.pid}`, lockedAt: row.since, stale: false }
   if (!terminate) return { holder, cleared: false }
-  await sql`select pg_terminate_backend(${row.pid})`.execute(connection)
+  // The session ends after the call returns unless told to wait: its lock is free only once it has (PostgreSQL 13+).
+  await sql`select pg_terminate_backend(${row.pid}, 5000)`.execute(connection)
   return { holder, cleared: true }
 }
 
