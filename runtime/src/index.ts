@@ -2,6 +2,7 @@
 // request handler without a server) and `fw-runtime/migrations` (the migration tables' names).
 export { Container, type Constructor, type Cradle, type Factory, type Services } from './container/Container.js'
 export { HttpError } from './http/HttpError.js'
+export { readsBoundModels } from './http/boundModels.js'
 export { documented, type MiddlewareDocs, type MiddlewareResponse, type SecurityScheme } from './http/middlewareDocs.js'
 export { DEFAULT_BODY_LIMIT, Request, type CaptureOptions, type Input, type MatchedRoute } from './http/Request.js'
 export { Response, type CookieOptions, type ResponseContent } from './http/Response.js'

@@ -1,3 +1,4 @@
+import { readsBoundModels } from '../http/boundModels.js'
 import type { Middleware } from '../http/Middleware.js'
 import { documented } from '../http/middlewareDocs.js'
 import type { Request } from '../http/Request.js'
@@ -24,7 +25,7 @@ export function authorizeRoute(ability: string, ...subjects: (string | PolicyTar
     await authorize(request, ability, ...subjects.map((subject) => (typeof subject === 'string' ? subjectOf(request, ability, subject) : subject)))
     return next()
   }
-  return documented(middleware, {
+  return documented(readsBoundModels(middleware), {
     responses: {
       401: { description: 'No signed-in user, and the ability does not take guests' },
       403: { description: `The user may not ${ability}${subjects.length > 0 ? ` this ${subjects.map(nameOf).join(', ')}` : ''}` },

@@ -4,10 +4,11 @@ import { modelKey } from '../database/modelKey.js'
 import type { AnyModel } from '../database/modelTypes.js'
 import { HasOneOrMany } from '../database/relations/HasOneOrMany.js'
 import { HttpError } from '../http/HttpError.js'
+import { needsBoundModels } from '../http/boundModels.js'
 import type { Middleware } from '../http/Middleware.js'
 import type { Request } from '../http/Request.js'
 import type { Pipeline } from './compilePipeline.js'
-import type { MiddlewareReference, RouteDefinition } from './RouteDefinition.js'
+import type { RouteDefinition } from './RouteDefinition.js'
 
 type Row = Record<string, unknown>
 
@@ -103,21 +104,19 @@ export class RouteBindings {
 
 /**
  * The route's middleware and handler step with its models bound. The models load just before the handler, after every
- * middleware (an unauthenticated request costs no query and learns nothing of what exists), unless an authorization
- * middleware (`can:update,post`, or a function named `can…` or `authorize…`) needs them: then they load right before
- * the first one, as Laravel's middleware priority puts SubstituteBindings before Authorize.
+ * middleware (an unauthenticated request costs no query and learns nothing of what exists), unless a middleware marked
+ * with `readsBoundModels` (`can:update,post`) needs them: then they load right before the first one, as Laravel's
+ * middleware priority puts SubstituteBindings before Authorize.
  */
 export function bindModels(route: RouteDefinition, layers: readonly Middleware[], handler: Pipeline): { layers: readonly Middleware[]; handler: Pipeline } {
   const bindings = new RouteBindings(route)
-  const first = route.middlewareList.findIndex(isAuthorization)
-  if (first === -1) {
+  const at = layers.findIndex(needsBoundModels)
+  if (at === -1) {
     return {
       layers,
       handler: async (request, values) => handler(request, (await bindings.load(request, values)) as string[]),
     }
   }
-  // The route's own and group middleware are the last layers, in the order of `middlewareList`.
-  const at = layers.length - route.middlewareList.length + first
   const load: Middleware = async (request, next) => {
     await bindings.load(request, route.paramNames.map((name) => request.param(name)))
     return next()
@@ -126,12 +125,6 @@ export function bindModels(route: RouteDefinition, layers: readonly Middleware[]
     layers: [...layers.slice(0, at), load, ...layers.slice(at)],
     handler: (request, values) => handler(request, bindings.loaded(request, values) as string[]),
   }
-}
-
-/** Laravel's `can:update,post` by name, or a middleware function named `can…` or `authorize…` (as the document reads them). */
-function isAuthorization(middleware: MiddlewareReference): boolean {
-  const name = typeof middleware === 'string' ? middleware : middleware.name
-  return /^(can|authorize)([A-Z:_]|$)/.test(name)
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { Model } from '../../src/database/Model.js'
 import type { RowOf } from '../../src/database/modelTypes.js'
+import { readsBoundModels } from '../../src/http/boundModels.js'
 import type { Request } from '../../src/http/Request.js'
 import { openApiDocument } from '../../src/openapi/openApiDocument.js'
 import type { Middleware } from '../../src/routing/RouteDefinition.js'
@@ -69,7 +70,7 @@ function buildRouter(seen: Record<string, unknown>): Router {
   router
     .get('/guarded/{post}', (_request: Request, post: PostRow) => ({ title: post.title }))
     .bind('post', Post)
-    .middleware(sees('auth', seen), sees('canUpdate', seen), sees('logAfter', seen))
+    .middleware(sees('auth', seen), readsBoundModels(sees('canUpdate', seen)), sees('logAfter', seen))
   router.get('/last/{post}', (_request: Request, post: PostRow) => ({ title: post.title })).bind('post', Post).middleware(sees('auth', seen))
   router.get('/maybe/{post?}', (_request: Request, post?: PostRow) => ({ post: post?.id ?? null })).bind('post', Post)
   router.apiResource('resource/posts', PostController, { only: ['index', 'show'], bind: Post })
