@@ -89,8 +89,8 @@ function isSecretPath(request: Request, secretHash: string): boolean {
 function unavailable(request: Request, state: MaintenanceState): Response {
   const headers: Record<string, string> = { 'Retry-After': String(state.retry) }
   if (state.refresh !== undefined) headers.Refresh = String(state.refresh)
-  const accept = request.header('accept') ?? ''
-  if (state.page !== undefined && accept.includes('text/html') && !accept.includes('json')) {
+  // The same choice as every error page's: a browser that asks for a page gets the --render one.
+  if (state.page !== undefined && !request.expectsJson()) {
     const page = Response.html(state.page, 503)
     for (const [name, value] of Object.entries(headers)) page.setHeader(name, value)
     return page
