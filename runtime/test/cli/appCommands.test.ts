@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
-import { createFwApp, type FwApp } from '../support/fwApp.js'
+import { createFwApp, writeNotes, type FwApp } from '../support/fwApp.js'
 
 /** Each run of fw that finds the app's commands loads TypeScript: a few seconds on a busy machine. */
 const TIMEOUT = 90_000
@@ -42,17 +42,7 @@ export class SendDigest extends Command({
 let app: FwApp
 beforeEach(async () => {
   app = createFwApp()
-  app.write(
-    'database/migrations/20260101000000_create_notes_table.ts',
-    [
-      "import { id, timestamps, type Kysely } from 'fw-runtime'",
-      'export async function up(db: Kysely<any>): Promise<void> {',
-      "  await db.schema.createTable('notes').$call(id(db)).addColumn('title', 'varchar(255)', (column) => column.notNull()).$call(timestamps()).execute()",
-      '}',
-      '',
-    ].join('\n'),
-  )
-  app.write('App/Models/Note.ts', "import { Model } from 'fw-runtime'\n\nexport class Note extends Model('notes') {}\n")
+  writeNotes(app)
   app.write(
     'bootstrap/app.ts',
     [

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
-import { cleanEnv, createFwApp, FW, type FwApp, type FwResult } from '../support/fwApp.js'
+import { createFwApp, runFw, writeNotes, type FwApp, type FwResult } from '../support/fwApp.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 /** Each run of fw boots the app with TypeScript: a few seconds on a busy machine. */
@@ -13,17 +12,7 @@ const TIMEOUT = 90_000
 let app: FwApp
 beforeEach(() => {
   app = createFwApp()
-  app.write(
-    'database/migrations/20260101000000_create_notes_table.ts',
-    [
-      "import { id, timestamps, type Kysely } from 'fw-runtime'",
-      'export async function up(db: Kysely<any>): Promise<void> {',
-      "  await db.schema.createTable('notes').$call(id(db)).addColumn('title', 'varchar(255)', (column) => column.notNull()).$call(timestamps()).execute()",
-      '}',
-      '',
-    ].join('\n'),
-  )
-  app.write('App/Models/Note.ts', "import { Model } from 'fw-runtime'\n\nexport class Note extends Model('notes') {}\n")
+  writeNotes(app)
   app.write('App/Services/Greeter.ts', 'export class Greeter {\n  greet(name: string): string {\n    return `Hello, ${name}`\n  }\n}\n')
   app.write(
     'bootstrap/app.ts',
@@ -42,16 +31,7 @@ afterEach(() => app.remove())
 
 /** `fw <args>` in the app with `input` piped to its standard input, as `fw tinker < script.ts` does. */
 function fwWithInput(args: string[], input: string, env: NodeJS.ProcessEnv = {}): Promise<FwResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
-    child.stdin.end(input)
-  })
+  return runFw(app.dir, args, env, input)
 }
 
 /** A session as a user types it: TypeScript, top-level await, a model, an import of the app's, a multi-line function. */

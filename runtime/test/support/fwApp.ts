@@ -72,20 +72,37 @@ export function createFwApp(): FwApp {
   }
 }
 
-export function runFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<FwResult> {
+/** `fw <args>` in `cwd`; with `input`, piped to its standard input (as `fw tinker < script.ts`). */
+export function runFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<FwResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [FW, ...args], {
       cwd,
       env: cleanEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk))
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
     child.once('error', reject)
     child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+    if (input !== undefined) child.stdin!.end(input)
   })
+}
+
+/** A `notes` table (its migration) and its model, `App/Models/Note.ts`: a model for an app's command or tinker to use. */
+export function writeNotes(app: FwApp): void {
+  app.write(
+    'database/migrations/20260101000000_create_notes_table.ts',
+    [
+      "import { id, timestamps, type Kysely } from 'fw-runtime'",
+      'export async function up(db: Kysely<any>): Promise<void> {',
+      "  await db.schema.createTable('notes').$call(id(db)).addColumn('title', 'varchar(255)', (column) => column.notNull()).$call(timestamps()).execute()",
+      '}',
+      '',
+    ].join('\n'),
+  )
+  app.write('App/Models/Note.ts', "import { Model } from 'fw-runtime'\n\nexport class Note extends Model('notes') {}\n")
 }
 
 /** The test process's environment without the variables an app reads, plus `extra`. */
