@@ -1,11 +1,3 @@
-/** One media range of an `Accept` header that matters here: whether it names HTML or JSON, and how. */
-interface Preference {
-  /** The best quality of a range that names it (`text/html`; `application/json` or a `+json` type), else -1. */
-  named: number
-  /** The best quality of a wildcard that covers it (`text/*` or `application/*`, and `*\/*`), else -1. */
-  covered: number
-}
-
 /**
  * Whether an `Accept` header asks for an HTML page rather than JSON, as a browser's navigation does
  * (`text/html,application/xhtml+xml,…,*\/*;q=0.8`): it names `text/html` (or `application/xhtml+xml`) with a
@@ -24,24 +16,23 @@ interface Preference {
 export function prefersHtml(accept: string | null | undefined): boolean {
   const ranges = accept?.toLowerCase()
   if (!ranges || !ranges.includes('html')) return false
-  const html: Preference = { named: -1, covered: -1 }
-  const json: Preference = { named: -1, covered: -1 }
+  // The best quality of a range that names HTML; of one that names JSON (`application/json`, a `+json` type); and of a
+  // wildcard that covers JSON (`application/*`, `*/*`); -1 for none.
+  let html = -1
+  let json = -1
+  let jsonCovered = -1
   for (const range of ranges.split(',')) {
     const [mediaType = '', ...parameters] = range.split(';')
     const type = mediaType.trim()
     const quality = qualityOf(parameters)
-    if (type === 'text/html' || type === 'application/xhtml+xml') html.named = Math.max(html.named, quality)
-    else if (type === 'application/json' || type.endsWith('+json')) json.named = Math.max(json.named, quality)
-    else if (type === '*/*') {
-      html.covered = Math.max(html.covered, quality)
-      json.covered = Math.max(json.covered, quality)
-    } else if (type === 'text/*') html.covered = Math.max(html.covered, quality)
-    else if (type === 'application/*') json.covered = Math.max(json.covered, quality)
+    if (type === 'text/html' || type === 'application/xhtml+xml') html = Math.max(html, quality)
+    else if (type === 'application/json' || type.endsWith('+json')) json = Math.max(json, quality)
+    else if (type === '*/*' || type === 'application/*') jsonCovered = Math.max(jsonCovered, quality)
   }
-  if (html.named <= 0) return false
+  if (html <= 0) return false
   // The most specific range that matches a type gives its quality (RFC 9110, 12.5.1).
-  const jsonQuality = json.named >= 0 ? json.named : json.covered
-  return html.named > jsonQuality || (html.named === jsonQuality && json.named < 0)
+  const jsonQuality = json >= 0 ? json : jsonCovered
+  return html > jsonQuality || (html === jsonQuality && json < 0)
 }
 
 /** The `q` parameter of a media range: 1 when absent, 0 when it is not a number. */
