@@ -7,6 +7,7 @@ import { documented } from '../http/middlewareDocs.js'
 import type { Request } from '../http/Request.js'
 import { Response } from '../http/Response.js'
 import { BYPASS_COOKIE, BYPASS_SECONDS, bypassCookie, isValidBypass } from '../maintenance/bypassCookie.js'
+import { uncounted } from '../database/uncounted.js'
 import { maintenanceStatus } from '../maintenance/maintenanceStatus.js'
 import type { MaintenanceState } from '../maintenance/maintenanceTable.js'
 
@@ -50,8 +51,9 @@ export function maintenanceMode(options: MaintenanceOptions = {}): Middleware {
   const middleware: Middleware = (request, next) => {
     // An exempt path never waits for the database: a health check answers whatever the state or the database does.
     if (except.some((matches) => matches(request.uri()))) return next()
-    // Up, and read within the last second (nearly every request): straight on, without a promise of its own.
-    const status = maintenanceStatus(database())
+    // Up, and read within the last second (nearly every request): straight on, without a promise of its own. A read
+    // that follows the clock is not the request's work: expectQueries does not count it.
+    const status = maintenanceStatus(uncounted(database()))
     if (status === null) return next()
     return status instanceof Promise ? status.then((state) => decide(request, next, state)) : decide(request, next, status)
   }
