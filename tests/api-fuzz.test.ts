@@ -1,8 +1,9 @@
 // The API document tells the whole truth: a property-based fuzz that reads only /openapi.json (tests/support/apiFuzz.ts)
 // first shows that it catches what it must (a router in this process whose routes break the document on purpose),
-// then finds nothing in a new api app with make:auth: compiled from dist/ on SQLite, under the development entry on
-// PostgreSQL.
+// then finds nothing in a new api app with make:auth and make:dash (whose pages stay out of the document): compiled
+// from dist/ on SQLite, under the development entry on PostgreSQL.
 import { readFileSync } from 'node:fs'
+import { createConfig, lintFromString } from '@redocly/openapi-core'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -110,7 +111,7 @@ async function fuzzApp(app: InstalledApp, server: RunningApp, document: Record<s
   })
 }
 
-describe('a new api app with make:auth, fuzzed from its document alone', () => {
+describe('a new api app with make:auth and make:dash, fuzzed from its document alone', () => {
   let app: InstalledApp
   const servers: RunningApp[] = []
   let postgres: TestPostgres | undefined
@@ -118,6 +119,7 @@ describe('a new api app with make:auth, fuzzed from its document alone', () => {
   beforeAll(async () => {
     app = await installedApp({ template: 'api' })
     await app.runOk('npx', ['fw', 'make:auth'])
+    await app.runOk('npx', ['fw', 'make:dash', 'Admin'])
     await app.runOk('npx', ['fw', 'migrate'])
   })
   afterAll(async () => {
@@ -128,6 +130,11 @@ describe('a new api app with make:auth, fuzzed from its document alone', () => {
   it('on SQLite, compiled as npm start runs it: no 5xx, no undocumented status, no answer outside its schema', async () => {
     await app.runOk('npx', ['fw', 'openapi', '--out', 'openapi.json'])
     const document = JSON.parse(readFileSync(join(app.dir, 'openapi.json'), 'utf8'))
+    expect(Object.keys(document.paths)).toContain('/login')
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/admin'))).toEqual([])
+    // Redocly's recommended rules over the app's own document: every operation names its credentials and its 4xx.
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) })
+    expect(problems.filter((problem) => ['security-defined', 'operation-4xx-response'].includes(problem.ruleId)).map((problem) => problem.location[0]?.pointer)).toEqual([])
     await app.runOk('npm', ['run', 'build'])
     const server = await app.start(['node', 'dist/public/index.js'])
     servers.push(server)

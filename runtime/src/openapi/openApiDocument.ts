@@ -97,6 +97,7 @@ const STATUS_TEXT: Record<number, string> = {
  * `ValidationError` from the components. The document's `security` is empty: an operation no middleware guards is
  * public. A schema with no JSON Schema is documented as `x-fw-schema: not convertible` instead; building the
  * document _never_ throws on a schema. A recursive schema's definitions go to `components.schemas` (see `inDocument`).
+ * A route marked `.excludeFromDocs()` (or in a group with `excludeFromDocs: true`) is left out.
  *
  * Route patterns that OpenAPI has no words for are put in its terms:
  * - a segment of text and parameters, `/images/{id}.{ext}`, is OpenAPI's path templating as it is, each parameter
@@ -115,7 +116,8 @@ const STATUS_TEXT: Record<number, string> = {
  * const document = openApiDocument(router.getRoutes(), { title: 'my-app', version: '1.0.0' }, { serverUrl: process.env.APP_URL })
  * ```
  */
-export function openApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo, options: OpenApiOptions = {}): OpenApiDocument {
+export function openApiDocument(allRoutes: readonly RouteDefinition[], info: OpenApiInfo, options: OpenApiOptions = {}): OpenApiDocument {
+  const routes = allRoutes.filter((route) => !route.excludedFromDocs)
   const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA, ValidationError: VALIDATION_ERROR_SCHEMA }
   const securitySchemes: Record<string, SecurityScheme> = {}
   const paths: OpenApiDocument['paths'] = {}

@@ -52,6 +52,8 @@ export interface GroupOptions {
   middleware?: MiddlewareReference | MiddlewareReference[]
   /** A prefix for route names in the group, e.g. `admin.`. */
   as?: string
+  /** Leaves the group's routes out of the OpenAPI document, as `.excludeFromDocs()` does each one (an admin panel's pages). */
+  excludeFromDocs?: boolean
 }
 
 /** The 200 that `.bind()` declares for a route that declares no success, as the document gives one that declares nothing. */
@@ -104,6 +106,8 @@ export class RouteDefinition {
   bindingFields: Readonly<Record<string, string>> | null = null
   /** `.withTrashed()`: bound models are found soft-deleted too. */
   bindsTrashed = false
+  /** `.excludeFromDocs()`: the route is left out of the OpenAPI document and the typed client. */
+  excludedFromDocs = false
   /** `.scopeBindings()` (true) or `.withoutScopedBindings()` (false); undefined: scoped when the child names a column. */
   scopedBindings: boolean | undefined = undefined
   /** Middleware, handler and controller construction composed into one step, set when the router compiles. @internal */
@@ -279,6 +283,21 @@ export class RouteDefinition {
   /** The route's tags in the OpenAPI document, instead of its controller's name: `.tags('Posts')`. */
   tags(...tags: string[]): this {
     return this.declare({ tags })
+  }
+
+  /**
+   * Leaves the route out of the OpenAPI document (`/openapi.json`, `fw openapi`), and so out of the typed client of
+   * `fw types`: pages for people rather than an API, as an admin panel's, or a webhook only one sender calls. The
+   * route answers as before. A group leaves out all of its routes with `{ excludeFromDocs: true }`.
+   *
+   * @example
+   * ```ts
+   * Route.post('/webhooks/stripe', [StripeWebhookController, 'handle']).excludeFromDocs()
+   * ```
+   */
+  excludeFromDocs(): this {
+    this.excludedFromDocs = true
+    return this
   }
 
   /**

@@ -755,6 +755,7 @@ export class Router {
     const route = new RouteDefinition(upper, fullPattern, handler as RouteHandler, [...(host?.names ?? []), ...paramNames], middleware, this, domain)
     route.namePrefix = this.groups.map((group) => group.as ?? '').join('')
     route.bindingFields = fields
+    if (this.groups.some((group) => group.excludeFromDocs)) route.excludeFromDocs()
     const tree = host ? this.domainTree(host) : this.tree
     this.unplaced.push({ tree, route })
     this.definitions.push(route)

@@ -137,6 +137,12 @@ describe.each(BACKENDS)('the generated Admin dashboard on $name', (backend) => {
     }
   }
 
+  it("stays out of the app's OpenAPI document, beside make:auth's operations", async () => {
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(document.paths)).toContain('/login')
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/admin'))).toEqual([])
+  })
+
   it('sends a guest to sign in and a JSON client gets 401', async () => {
     const guest = new Browser(server.url)
     const page = await guest.get('/admin/tables/posts?q=x')

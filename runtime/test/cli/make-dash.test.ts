@@ -99,7 +99,7 @@ describe('fw make:dash after make:auth', () => {
       expect(lines.indexOf(line)).toBeGreaterThan(-1)
       expect(lines.indexOf(line)).toBeLessThan(firstRoute)
     }
-    expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard }, () => {")
+    expect(routes).toContain("Route.group({ prefix: '/admin', middleware: adminDashboard, excludeFromDocs: true }, () => {")
     expect(routes).toContain("Route.post('/tables/{table}/rows/{id}/delete', [AdminTableController, 'destroy'])")
     expect(routes).toContain("Route.post('/jobs/{id}/retry', [AdminOverviewController, 'retryJob'])")
 
@@ -121,7 +121,7 @@ describe('fw make:dash after make:auth', () => {
     // Its stylesheet is public/css/back-office.css, served as a public file: no controller, no route.
     expect(routes).not.toContain('Stylesheet')
     expect(read('App/Views/BackOffice/urls.ts')).toContain("stylesheet: () => '/css/back-office.css'")
-    expect(routes).toContain("Route.group({ prefix: '/back-office', middleware: backOfficeDashboard }, () => {")
+    expect(routes).toContain("Route.group({ prefix: '/back-office', middleware: backOfficeDashboard, excludeFromDocs: true }, () => {")
     expect(read('App/Views/BackOffice/urls.ts')).toContain("export const base = '/back-office'")
     expect(read('App/Controllers/BackOffice/page.ts')).toContain("const FLASH = 'back_office_flash'")
     expect(existsSync(join(app.dir, 'public/css/back-office.css'))).toBe(true)

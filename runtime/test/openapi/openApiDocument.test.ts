@@ -76,6 +76,12 @@ function routes(router: Router): void {
   router.get('/about', () => Response.html('<h1>About</h1>')).returns(200, 'text/html', 'The about page')
   router.get('/archive/{year?}', () => ({}))
   router.any('/ping', () => ({ pong: true })).name('ping')
+  // Answered, and left out of the document: a webhook, and an admin panel's pages.
+  router.post('/webhooks/mail', () => ({ received: true })).excludeFromDocs()
+  router.group({ prefix: '/admin', excludeFromDocs: true }, () => {
+    router.get('/', () => Response.html('<h1>Admin</h1>'))
+    router.group({ prefix: '/users' }, () => router.get('/{id}', (_request, id) => ({ id })))
+  })
   router.aliasMiddleware('can:delete,post', (_request, next) => next())
 }
 
@@ -286,6 +292,12 @@ describe('contracts over HTTP', () => {
     }
     return found
   }
+
+  it('leaves out the routes marked excludeFromDocs, and a group\'s in nested groups too, which answer as before', async () => {
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/webhooks') || path.startsWith('/admin'))).toEqual([])
+    expect([(await fetch(`${server.url}/webhooks/mail`, { method: 'POST' })).status, (await fetch(`${server.url}/admin`)).status]).toEqual([200, 200])
+    expect(await readJson(await fetch(`${server.url}/admin/users/7`))).toEqual({ id: '7' })
+  })
 
   it('serves the document at /openapi.json outside production', () => {
     expect(document.openapi).toBe('3.1.0')
