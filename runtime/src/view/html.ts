@@ -1,13 +1,41 @@
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const SPECIAL = /[&<>"']/
-const SPECIALS = /[&<>"']/g
 
 /** Text with every HTML-significant character escaped, safe inside elements and quoted attributes. */
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value)
-  // Most text has nothing to escape: one test finds that out faster than a replace with a callback (a third of
-  // the time, on TechEmpower's fortunes).
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]!) : text
+  // Most text has nothing to escape: one search finds that out. Past the first special character, a scan by
+  // character code copies the runs between them: 1.4x a replace with a callback on TechEmpower's fortunes, 2x on
+  // text with many (an in-process paired measurement, median of 31 rounds).
+  const first = text.search(SPECIAL)
+  if (first === -1) return text
+  let out = ''
+  let copied = 0
+  for (let index = first; index < text.length; index++) {
+    let entity: string
+    switch (text.charCodeAt(index)) {
+      case 38: // &
+        entity = '&amp;'
+        break
+      case 60: // <
+        entity = '&lt;'
+        break
+      case 62: // >
+        entity = '&gt;'
+        break
+      case 34: // "
+        entity = '&quot;'
+        break
+      case 39: // '
+        entity = '&#39;'
+        break
+      default:
+        continue
+    }
+    if (copied !== index) out += text.slice(copied, index)
+    out += entity
+    copied = index + 1
+  }
+  return copied === text.length ? out : out + text.slice(copied)
 }
 
 /** Markup that is already safe: the result of `html\`...\`` or of `raw(...)`. It is not escaped again. */

@@ -28,4 +28,19 @@ describe('html', () => {
     expect(escapeHtml({ toString: () => '<b>' })).toBe('&lt;b&gt;')
     expect(html`${[['a&', [html`<i>${'<'}</i>`]], 'b']}`.toString()).toBe('a&amp;<i>&lt;</i>b')
   })
+
+  it('escapes the same as a replace of each character, for short and long texts with specials anywhere', () => {
+    const reference = (text: string) =>
+      text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;')
+    const alphabet = ['a', 'Z', ' ', '&', '<', '>', '"', "'", ';', '#', 'é', 'フ', '😀', '\n']
+    let seed = 7
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648)
+    for (let count = 0; count < 2_000; count++) {
+      const length = count < 1_900 ? next() % 40 : 2_000 + (next() % 20_000)
+      let text = ''
+      for (let index = 0; index < length; index++) text += alphabet[next() % alphabet.length]
+      expect(escapeHtml(text)).toBe(reference(text))
+    }
+    expect(escapeHtml(`${'x'.repeat(50_000)}<&>${'y'.repeat(50_000)}`)).toBe(`${'x'.repeat(50_000)}&lt;&amp;&gt;${'y'.repeat(50_000)}`)
+  })
 })
