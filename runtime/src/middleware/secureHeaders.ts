@@ -1,5 +1,5 @@
 import type { Request } from '../http/Request.js'
-import type { Response } from '../http/Response.js'
+import { Response } from '../http/Response.js'
 import type { Middleware } from '../http/Middleware.js'
 
 export interface SecureHeadersOptions {
@@ -23,22 +23,29 @@ export function isHtml(response: Response): boolean {
  * The headers an HTML page needs: `X-Content-Type-Options: nosniff`, framing rules
  * (`Content-Security-Policy: frame-ancestors 'none'` and `X-Frame-Options: DENY`), a `Referrer-Policy`,
  * and over https `Strict-Transport-Security`. A header the response already has is left as it is.
+ * The headers are checked once, here (an option with CR or LF throws): a page pays only for adding them.
  */
 export function pageHeaders(options: SecureHeadersOptions = {}): PageHeaders {
   const ancestors = options.frameAncestors ?? 'none'
-  const defaults: [string, string][] = [
-    ['X-Content-Type-Options', 'nosniff'],
-    ['Content-Security-Policy', `frame-ancestors '${ancestors}'`],
-    ['X-Frame-Options', ancestors === 'none' ? 'DENY' : 'SAMEORIGIN'],
-    ['Referrer-Policy', options.referrerPolicy ?? 'strict-origin-when-cross-origin'],
-  ]
-  const hsts = options.hsts ?? 'max-age=31536000; includeSubDomains'
+  const defaults = checkedHeaders({
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': `frame-ancestors '${ancestors}'`,
+    'X-Frame-Options': ancestors === 'none' ? 'DENY' : 'SAMEORIGIN',
+    'Referrer-Policy': options.referrerPolicy ?? 'strict-origin-when-cross-origin',
+  })
+  const hstsValue = options.hsts ?? 'max-age=31536000; includeSubDomains'
+  const hsts = hstsValue ? checkedHeaders({ 'Strict-Transport-Security': hstsValue })[0] : undefined
   return (response, request) => {
-    for (const [name, value] of defaults) if (!response.hasHeader(name)) response.setHeader(name, value)
-    if (hsts && request.secure() && !response.hasHeader('Strict-Transport-Security')) {
-      response.setHeader('Strict-Transport-Security', hsts)
-    }
+    for (const { name, key, value } of defaults) response.addHeaderIfAbsent(name, key, value)
+    if (hsts !== undefined && request.secure()) response.addHeaderIfAbsent(hsts.name, hsts.key, hsts.value)
   }
+}
+
+/** Headers as `addHeaderIfAbsent` takes them, checked as `setHeader` checks a header. */
+function checkedHeaders(headers: Record<string, string>): { name: string; key: string; value: string }[] {
+  const checked = new Response()
+  for (const [name, value] of Object.entries(headers)) checked.setHeader(name, value)
+  return Object.entries(checked.getHeaders()).map(([name, value]) => ({ name, key: name.toLowerCase(), value }))
 }
 
 /**

@@ -88,3 +88,10 @@ describe.each(transports)('the router gives every HTML response the secure heade
     expect(framing(await off.fetch('/page'))).toEqual(bare)
   })
 })
+
+describe('secureHeaders options', () => {
+  it('are checked once, when the headers are made: a value with a line break throws there, naming its header', () => {
+    expect(() => secureHeaders({ referrerPolicy: 'no-referrer\r\nSet-Cookie: a=b' })).toThrow('Header "Referrer-Policy" must not contain CR or LF characters')
+    expect(() => new Router(new Container()).secureHeaders({ hsts: 'max-age=1\n' })).toThrow('Header "Strict-Transport-Security" must not contain CR or LF characters')
+  })
+})
