@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Kysely, type DatabaseConnection } from 'kysely'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { keepDataVersion } from './sqliteDataVersion.js'
 import { sqliteDialect } from './sqliteDialect.js'
 
 /** The connection a piece of work holds, while it holds it. */
@@ -25,7 +26,8 @@ interface Holding {
  * ```
  */
 export function sqliteDatabase<DB>(file: string, config: ResolvedDatabaseConfig): Kysely<DB> {
-  const db = new Kysely<DB>({ dialect: sqliteDialect(file, config) })
+  // Its queue's idle workers ask the connection whether another process committed (see `sqliteDataVersion`).
+  const db: Kysely<DB> = new Kysely<DB>({ dialect: sqliteDialect(file, config, (connection) => keepDataVersion(db, connection)) })
   // This executor serves the instance, its query builders and its transactions; `withSchema` or a plugin makes an
   // executor of its own, which keeps kysely's path.
   const executor = db.getExecutor()

@@ -22,9 +22,10 @@ const MAX_PAUSE_MS = 50
  * fails with DatabaseUnavailableError (503). A transaction takes the write lock when it begins
  * (`BEGIN IMMEDIATE`), so it waits before doing anything and never fails halfway for want of the lock.
  * Values are read and written as on PostgreSQL (`sqliteValues.ts`): booleans, JSON, timestamps as Dates.
+ * `opened` is told of the connection once it is open.
  */
-export function sqliteDialect(file: string, config: ResolvedDatabaseConfig): SqliteDialect {
-  let opened: Database | undefined
+export function sqliteDialect(file: string, config: ResolvedDatabaseConfig, opened?: (connection: Database) => void): SqliteDialect {
+  let connection: Database | undefined
   const dialectConfig = {
     database: async () => {
       const BetterSqlite3 = require('better-sqlite3') as typeof import('better-sqlite3')
@@ -34,12 +35,13 @@ export function sqliteDialect(file: string, config: ResolvedDatabaseConfig): Sql
       // Setting the journal mode needs the lock too: it waits like any statement.
       await untilFree(() => database.pragma('journal_mode = WAL'), config.busyTimeoutMs)
       database.pragma('foreign_keys = ON')
-      return (opened = database)
+      opened?.(database)
+      return (connection = database)
     },
   }
   return new (class extends SqliteDialect {
     override createDriver(): Driver {
-      return new PatientSqliteDriver(dialectConfig, () => opened!, config.busyTimeoutMs)
+      return new PatientSqliteDriver(dialectConfig, () => connection!, config.busyTimeoutMs)
     }
   })(dialectConfig)
 }

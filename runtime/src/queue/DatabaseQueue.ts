@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import { isMissingTable } from '../database/createTables.js'
 import { afterCommit, db } from '../database/db.js'
 import { dialectOf } from '../database/dialectOf.js'
+import { sqliteDataVersion } from '../database/sqliteDataVersion.js'
 import { jobError, storedError } from './jobError.js'
 import { createJobsTable, JOBS_TABLE } from './jobsTable.js'
 import { WakeUp } from './wakeUp.js'
@@ -13,6 +14,14 @@ const workersHere = new WakeUp()
 
 /** How long a claim lasts without a heartbeat: a worker killed mid-job gives its job back after this. */
 export const LEASE_MS = 30_000
+
+/**
+ * How often idle workers ask SQLite whether another process committed (`PRAGMA data_version`): a job dispatched
+ * there starts about half of this after its commit (p50 32 ms), rather than at the next poll. The look costs
+ * microseconds; the timer's wake-up is what an idle worker pays: on a loaded 2-core VM an idle `fw queue:work` used
+ * 0.3–0.4% of a core polling alone, 0.9–1.0% with a look every 50 ms and 1.5% every 25 ms.
+ */
+export const COMMIT_CHECK_MS = 50
 
 interface ClaimedRow {
   id: number
@@ -39,12 +48,19 @@ interface FailedRow {
  * through `db()`, so inside `transaction()` the job exists once the transaction commits and never after a rollback.
  * A worker claims under `BEGIN IMMEDIATE` (one writer at a time: no job is claimed twice) and renews its lease while
  * the job runs; once the lease has expired, another worker may claim the job, and every write of the first is
- * fenced off by the lease's token.
+ * fenced off by the lease's token. An idle worker hears of a dispatch in its own process at once, and of one in
+ * another process within `COMMIT_CHECK_MS` (see `wait`).
  */
 export class DatabaseQueue implements StoredQueue {
   readonly name = 'database'
   readonly heartbeatMs: number
   #ready: Promise<void> | undefined
+  /** The workers of this queue waiting now, and the timer that looks for other processes' commits while any does. */
+  #idle = 0
+  #commitCheck: NodeJS.Timeout | undefined
+  #checking = false
+  /** `PRAGMA data_version` at the last look: the count of commits by other connections, as this one sees it. */
+  #dataVersion: number | undefined
 
   constructor(
     /** The application's database, or the transaction under way. */
@@ -61,12 +77,20 @@ export class DatabaseQueue implements StoredQueue {
       values (${job.queue}, ${job.name}, ${JSON.stringify(job.payload ?? null)}, ${job.uniqueKey ?? null}, 'ready',
               ${job.attempts}, ${job.backoff}, ${job.availableAt.getTime()}, ${now})
       on conflict do nothing`.execute(database))
-    // A worker of this process (fw serve's) takes it at once; one of another process at its next look.
+    // A worker of this process (fw serve's) takes it at once; one of another process sees the commit (see `wait`).
     await afterCommit(() => workersHere.wake())
   }
 
+  /**
+   * Sleeps up to `ms`, the poll that finds delayed jobs come due and expired leases; a dispatch in this process ends
+   * the wait at once, and one in another process within `COMMIT_CHECK_MS`: while a worker waits, the queue reads
+   * `PRAGMA data_version` that often, and looks for a due job only when it changed.
+   */
   wait(ms: number, signal: AbortSignal): Promise<void> {
-    return workersHere.wait(ms, signal)
+    if (this.#idle++ === 0) this.#commitCheck = setInterval(() => void this.#checkCommits(), COMMIT_CHECK_MS)
+    return workersHere.wait(ms, signal).finally(() => {
+      if (--this.#idle === 0) clearInterval(this.#commitCheck)
+    })
   }
 
   async claim(queues: readonly string[], worker: string): Promise<ClaimedJob | undefined> {
@@ -155,6 +179,30 @@ export class DatabaseQueue implements StoredQueue {
     )
     const count = (state: string) => Number(rows.find((row) => row.state === state)?.count ?? 0)
     return { waiting: count('ready'), active: count('active'), failed: count('failed') }
+  }
+
+  /**
+   * Wakes the idle workers of this process when another process committed since the last look and a job is due.
+   * `data_version` changes only for other connections' commits (never for this one's claims) and is read from the
+   * WAL index in shared memory, synchronously: a few microseconds, without a query. Any commit changes it (a session
+   * saved, a cache entry), so a read of the ready jobs' index decides before a worker takes the write lock to claim.
+   * A failed look (the database closed, the table dropped) wakes no one: the poll finds the job.
+   */
+  async #checkCommits(): Promise<void> {
+    if (this.#checking) return
+    this.#checking = true
+    try {
+      const database = this.database()
+      const version = sqliteDataVersion(database)
+      if (version === this.#dataVersion) return
+      this.#dataVersion = version
+      const due = await sql`select 1 from fw_jobs where state = 'ready' and available_at <= ${Date.now()} limit 1`.execute(database)
+      if (due.rows.length > 0) workersHere.wake()
+    } catch {
+      // The poll claims, and says what failed.
+    } finally {
+      this.#checking = false
+    }
   }
 
   /** Gives back the jobs of workers that stopped renewing their lease (killed, or stalled): due now, or failed when that was their last run. */

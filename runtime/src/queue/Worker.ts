@@ -18,7 +18,7 @@ export interface WorkerOptions {
   maxJobs?: number
   /** Stop after this many seconds, once the jobs in flight are done (`--max-time`). */
   maxTime?: number
-  /** Milliseconds between two looks at an empty queue (default 1000). */
+  /** Milliseconds between two claims at an empty queue (default 1000); the queue wakes the worker sooner for a new job. */
   pollMs?: number
   /** Asked before each job (not with `once`): while true the worker takes none, as while `fw down` holds. */
   paused?: () => boolean | Promise<boolean>

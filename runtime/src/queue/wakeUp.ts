@@ -1,6 +1,6 @@
 /**
  * The idle workers of a process, waiting for a job: `wait` sleeps up to its time, `wake` ends every wait at once
- * (a job was dispatched in this process, or PostgreSQL said one was).
+ * (a job was dispatched in this process, PostgreSQL said one was, or another process committed one to SQLite).
  */
 export class WakeUp {
   readonly #waiting = new Set<() => void>()
