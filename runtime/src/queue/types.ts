@@ -84,8 +84,9 @@ export interface StoredQueue extends QueueDriver {
   /** How many jobs wait (due or delayed), run and have failed. */
   counts(): Promise<QueueCounts>
   /**
-   * Waits up to `ms` for a job to come, resolving early when the driver hears of one (PostgreSQL's NOTIFY, a
-   * dispatch in this process) or when `signal` aborts: what an idle worker does between two claims.
+   * Waits up to `ms` for a job to come, resolving early when the driver hears of one (PostgreSQL's NOTIFY, another
+   * process's commit on SQLite, a dispatch in this process) or when `signal` aborts: what an idle worker does between
+   * two claims.
    */
   wait(ms: number, signal: AbortSignal): Promise<void>
   /**
