@@ -26,7 +26,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        queue: Fw's job queue on PostgreSQL and SQLite, and pg-boss used directly: jobs/s
                        dispatched and drained, and the delay from dispatch to start. types: tsc's time
                        over a typed client of N routes, Fw's (fw types, createClient) and Hono's (hc),
-                       and the time of writing .fw/api.d.ts
+                       what Fw's adds to the starter's tsc, and the time of writing .fw/api.d.ts
   --jobs N             queue suite: jobs dispatched, then drained, per run (default 10000, smoke 300)
   --workers 1,4        queue suite: worker processes draining them, one run per count (default 1,4; smoke 1)
   --smoke              a few seconds per server, every answer checked (what CI runs)

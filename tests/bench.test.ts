@@ -213,7 +213,7 @@ describe('npm run bench', () => {
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 
-  it('--suite types --smoke type-checks both typed clients, fails a wrong body type in each, and removes its apps', async () => {
+  it('--suite types --smoke type-checks both typed clients and the starter without and with Fw\'s, fails a wrong body type in each, and removes its apps', async () => {
     const out = join(work, 'smoke-types.json')
     const ours = (name: string) => name.startsWith('fw-bench-types-')
     const before = new Set(readdirSync(tmpdir()).filter(ours))
@@ -225,17 +225,28 @@ describe('npm run bench', () => {
       mode: string
       settings: { routeCounts: number[]; rounds: number }
       verified: { app: string; routes: number; error: string }[]
-      summary: { byRoutes: { routes: number; programs: Record<string, { wallMs: number; checkMs: number; memoryKB: number }>; generation: { routes?: number; bytes: number } }[] }
+      summary: {
+        byRoutes: {
+          routes: number
+          programs: Record<string, { wallMs: number; cpuMs: number; checkMs: number; memoryKB: number; types: number }>
+          clientAddedToStarter: { wallMs: number; fastestWallMs: number; cpuMs: number }
+          generation: { routes?: number; bytes: number }
+        }[]
+      }
     }
     expect(result).toMatchObject({ suite: 'types', mode: 'smoke', settings: { routeCounts: [10], rounds: 1 } })
     // The types are real: one body field of the wrong type fails tsc in the client of each.
     expect(result.verified.map((check) => check.app)).toEqual(['fw', 'hono'])
     for (const check of result.verified) expect(check.error, check.app).toMatch(/^client-wrong\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)
     const [measured] = result.summary.byRoutes
-    expect(Object.keys(measured!.programs)).toEqual(['fw-client', 'hono-client', 'fw-server', 'hono-server'])
+    expect(Object.keys(measured!.programs)).toEqual(['fw-client', 'hono-client', 'fw-server', 'hono-server', 'starter', 'starter-client'])
     for (const [id, program] of Object.entries(measured!.programs)) {
-      expect([program.wallMs, program.checkMs, program.memoryKB].every((value) => value > 0), id).toBe(true)
+      expect([program.wallMs, program.cpuMs, program.checkMs, program.memoryKB].every((value) => value > 0), id).toBe(true)
     }
+    // The starter pair differs by the client alone: its program has more types, and the difference is reported.
+    expect(measured!.programs['starter-client']!.types).toBeGreaterThan(measured!.programs.starter!.types)
+    expect(Object.values(measured!.clientAddedToStarter).every(Number.isFinite)).toBe(true)
+    expect(run.stdout).toMatch(/^\| 10 \| starter \+ client\.ts − starter \| -?\d+\.\d\d \|/m)
     expect(measured!.generation.bytes).toBeGreaterThan(0)
     expect(run.stdout).toMatch(/^\| 10 \| Fw client \(client\.ts \+ \.fw\/api\.d\.ts\) \| \d+\.\d\d \|/m)
     expect(readdirSync(tmpdir()).filter((name) => ours(name) && !before.has(name))).toEqual([])

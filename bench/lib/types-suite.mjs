@@ -5,15 +5,20 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { BENCH_DIR, BenchError, ROOT_DIR } from './setup.mjs'
 import { calledRoutes, fwClientSource, fwRoutesSource, honoAppSource, honoClientSource, resources, schemasSource } from './types-apps.mjs'
 
 const TSC = join(ROOT_DIR, 'node_modules', 'typescript', 'bin', 'tsc')
 const FW = join(ROOT_DIR, 'runtime', 'dist', 'cli', 'fw.js')
 const RENDER = join(BENCH_DIR, 'lib', 'types-render.mjs')
+const CPU_TIME = pathToFileURL(join(BENCH_DIR, 'lib', 'types-cpu-time.mjs')).href
 
 /** The routes the clients call (fewer when the API has fewer). */
 export const CALLS = 20
+
+/** The most the typed client may add to the starter's tsc at 400 routes, wall time (issue 38). */
+const CLIENT_BUDGET_MS = 1000
 
 /**
  * The compiler options of every program: an app's strict settings. A client is a browser's code (the DOM's fetch, no
@@ -31,14 +36,30 @@ const COMPILER_OPTIONS = {
 }
 
 /**
+ * The starter's compiler options, read from template/api/tsconfig.json as `npm create fw-app` copies it: what an app's
+ * `npm run typecheck` runs with (`types: ["node"]`, `@types/node` from the repository's node_modules).
+ */
+const STARTER_OPTIONS = JSON.parse(readFileSync(join(ROOT_DIR, 'template', 'api', 'tsconfig.json'), 'utf8')).compilerOptions
+
+/**
+ * The starter's bootstrap/app.ts, the Fw app's own: its global middleware (maintenanceMode's 503) are in every
+ * operation of the document, as in an app made by `npm create fw-app`.
+ */
+const STARTER_BOOTSTRAP = readFileSync(join(ROOT_DIR, 'template', 'api', 'bootstrap', 'app.ts'), 'utf8')
+
+/**
  * The programs measured, each a tsconfig of one app: `files` are its roots; tsc follows their imports. The baseline
- * is an empty file, what tsc costs before any code of ours (its start and lib.d.ts).
+ * is an empty file, what tsc costs before any code of ours (its start and lib.d.ts). The starter pair is the Fw app
+ * under the starter's own options, without the client and with it: the difference is what the typed client adds to
+ * an app's tsc (issue 38 asks at most 1.0 s at 400 routes).
  */
 export const PROGRAMS = {
   'fw-client': { label: 'Fw client (client.ts + .fw/api.d.ts)', app: 'fw', tsconfig: 'tsconfig.client.json', files: ['client.ts'] },
   'hono-client': { label: 'Hono client (client.ts + app.ts)', app: 'hono', tsconfig: 'tsconfig.client.json', files: ['client.ts'] },
   'fw-server': { label: 'Fw routes and schemas', app: 'fw', tsconfig: 'tsconfig.json', files: ['routes/web.ts'], types: ['node'] },
   'hono-server': { label: 'Hono app and schemas', app: 'hono', tsconfig: 'tsconfig.json', files: ['app.ts'] },
+  starter: { label: "Fw app (bootstrap, routes, schemas), the starter's tsconfig", app: 'fw', tsconfig: 'tsconfig.starter.json', files: ['bootstrap/app.ts', 'routes/web.ts'], options: STARTER_OPTIONS },
+  'starter-client': { label: "the same and client.ts, the starter's tsconfig", app: 'fw', tsconfig: 'tsconfig.starter-client.json', files: ['bootstrap/app.ts', 'routes/web.ts', 'client.ts'], options: STARTER_OPTIONS },
   baseline: { label: 'an empty file (tsc alone)', app: 'empty', tsconfig: 'tsconfig.json', files: ['empty.ts'], perRun: true },
 }
 
@@ -67,16 +88,14 @@ export async function runTypesSuite(opts, { log }) {
     const runs = []
     const generation = []
     for (let round = 1; round <= opts.rounds; round++) {
-      const programs = Object.keys(PROGRAMS)
       runs.push(await measureTsc(root, 'baseline', 0, round))
       for (const routes of opts.routeCounts) {
         const dir = join(root, String(routes))
         generation.push(await measureGeneration(join(dir, 'fw'), routes, round, log))
-        const order = rotate(programs.filter((id) => !PROGRAMS[id].perRun), round - 1)
-        for (const id of order) {
+        for (const id of roundOrder(round)) {
           const run = await measureTsc(dir, id, routes, round)
           runs.push(run)
-          log(`round ${round}, ${routes} routes, ${id}: ${seconds(run.wallMs)} s (check ${seconds(run.checkMs)} s, ${mb(run.memoryKB)} MB)`)
+          log(`round ${round}, ${routes} routes, ${id}: ${seconds(run.wallMs)} s (CPU ${seconds(run.cpuMs)} s, check ${seconds(run.checkMs)} s, ${mb(run.memoryKB)} MB)`)
         }
       }
     }
@@ -95,6 +114,7 @@ function settings() {
   return {
     calls: CALLS,
     compilerOptions: COMPILER_OPTIONS,
+    starterCompilerOptions: STARTER_OPTIONS,
     versions: {
       typescript: version(join(root, 'typescript')),
       'openapi-typescript': version(join(root, 'openapi-typescript')),
@@ -126,11 +146,12 @@ function writeApps(dir, routes) {
   const list = resources(routes)
   const calls = calledRoutes(list, CALLS)
   writeApp(join(dir, 'fw'), {
+    'bootstrap/app.ts': STARTER_BOOTSTRAP,
     'schemas.ts': schemasSource(list),
     'routes/web.ts': fwRoutesSource(list),
     'client.ts': fwClientSource(calls),
     'client-wrong.ts': fwClientSource(calls, { wrong: true }),
-  }, ['fw-client', 'fw-server'])
+  }, ['fw-client', 'fw-server', 'starter', 'starter-client'])
   writeApp(join(dir, 'hono'), {
     'schemas.ts': schemasSource(list),
     'app.ts': honoAppSource(list),
@@ -145,7 +166,7 @@ function writeApp(dir, files, programs) {
   const all = { 'package.json': `${JSON.stringify(manifest, null, 2)}\n`, ...files }
   for (const id of programs) {
     const program = PROGRAMS[id]
-    all[program.tsconfig] = tsconfig(program.files, program.types)
+    all[program.tsconfig] = tsconfig(program)
   }
   for (const [name, text] of Object.entries(all)) {
     mkdirSync(join(dir, name, '..'), { recursive: true })
@@ -153,7 +174,8 @@ function writeApp(dir, files, programs) {
   }
 }
 
-const tsconfig = (files, types = []) => `${JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, types }, files }, null, 2)}\n`
+/** A program's tsconfig.json: its own options (the starter's) or the suite's, with its `types`. */
+const tsconfig = ({ files, types = [], options = { ...COMPILER_OPTIONS, types } }) => `${JSON.stringify({ compilerOptions: options, files }, null, 2)}\n`
 
 function run(command, args, cwd) {
   return new Promise((resolve, reject) => {
@@ -188,14 +210,14 @@ async function measureGeneration(dir, routes, round, log) {
   return { round, routes, fwTypesMs, ...parts }
 }
 
-/** What tsc's --extendedDiagnostics prints, by the names the results use. */
-const DIAGNOSTICS = { checkMs: /^Check time:\s+([\d.]+)s$/m, totalMs: /^Total time:\s+([\d.]+)s$/m, memoryKB: /^Memory used:\s+(\d+)K$/m, types: /^Types:\s+(\d+)$/m, instantiations: /^Instantiations:\s+(\d+)$/m, files: /^Files:\s+(\d+)$/m }
+/** What tsc's --extendedDiagnostics prints (and types-cpu-time.mjs, its CPU time), by the names the results use. */
+const DIAGNOSTICS = { cpuMs: /^CPU time:\s+([\d.]+)s$/m, checkMs: /^Check time:\s+([\d.]+)s$/m, totalMs: /^Total time:\s+([\d.]+)s$/m, memoryKB: /^Memory used:\s+(\d+)K$/m, types: /^Types:\s+(\d+)$/m, instantiations: /^Instantiations:\s+(\d+)$/m, files: /^Files:\s+(\d+)$/m }
 
-/** `tsc --noEmit -p` over one program, timed from spawn to exit; fails the run unless it type-checks. */
+/** `tsc --noEmit -p` over one program, timed from spawn to exit, and its CPU time; fails the run unless it type-checks. */
 async function measureTsc(dir, id, routes, round) {
   const program = PROGRAMS[id]
   const folder = join(dir, program.app)
-  const result = await run(process.execPath, [TSC, '-p', program.tsconfig, '--extendedDiagnostics'], folder)
+  const result = await run(process.execPath, ['--import', CPU_TIME, TSC, '-p', program.tsconfig, '--extendedDiagnostics'], folder)
   if (result.code !== 0) throw new BenchError(`tsc -p ${program.tsconfig} failed for ${id} at ${routes} routes: ${result.output.split('\n').slice(0, 3).join(' | ')}`)
   const measured = { round, routes, program: id, wallMs: result.wallMs }
   for (const [name, pattern] of Object.entries(DIAGNOSTICS)) {
@@ -210,13 +232,23 @@ async function measureTsc(dir, id, routes, round) {
  * must fail tsc, and in that file.
  */
 async function verifyWrongBody(dir, app, routes, log) {
-  writeFileSync(join(dir, 'tsconfig.wrong.json'), tsconfig(['client-wrong.ts']))
+  writeFileSync(join(dir, 'tsconfig.wrong.json'), tsconfig({ files: ['client-wrong.ts'] }))
   const result = await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], dir)
   const errors = result.output.split('\n').filter((line) => /error TS\d+/.test(line))
   const ok = result.code !== 0 && errors.length > 0 && errors.every((line) => line.startsWith('client-wrong.ts('))
   if (!ok) throw new BenchError(`${app} at ${routes} routes: a body of the wrong type did not fail tsc as it should (exit ${result.code}): ${errors.slice(0, 2).join(' | ') || result.output.slice(0, 300)}`)
   log(`${app} at ${routes} routes: a body of the wrong type fails tsc: ${errors[0]}`)
   return { app, routes, error: errors[0] }
+}
+
+/**
+ * The programs of a round, in an order that rotates from round to round; the starter pair stays together, one run
+ * after the other (each first in turn), so that its difference is taken under the same load.
+ */
+function roundOrder(round) {
+  const pair = round % 2 ? ['starter', 'starter-client'] : ['starter-client', 'starter']
+  const units = Object.keys(PROGRAMS).filter((id) => !PROGRAMS[id].perRun && !pair.includes(id))
+  return rotate([...units, pair], round - 1).flat()
 }
 
 function rotate(list, by) {
@@ -232,11 +264,12 @@ function median(values) {
 }
 
 /**
- * Per route count and program, the medians of the rounds; the ratio Hono client ÷ Fw client taken round by round (the
- * two ran seconds apart) and its median; and the medians of the generation's times.
+ * Per route count and program, the medians of the rounds; the ratio Hono client ÷ Fw client and the time the client
+ * adds to the starter (starter-client − starter), each taken round by round (the two ran seconds apart) and its
+ * median, and that addition between the two programs' fastest runs; and the medians of the generation's times.
  */
 function summarize(runs, generation, routeCounts) {
-  const medians = (list) => Object.fromEntries(['wallMs', 'checkMs', 'memoryKB', 'types', 'instantiations', 'files'].map((key) => [key, median(list.map((r) => r[key]))]))
+  const medians = (list) => Object.fromEntries(['wallMs', 'cpuMs', 'checkMs', 'memoryKB', 'types', 'instantiations', 'files'].map((key) => [key, median(list.map((r) => r[key]))]))
   const baseline = medians(runs.filter((r) => r.program === 'baseline'))
   const byRoutes = routeCounts.map((routes) => {
     const own = runs.filter((r) => r.routes === routes)
@@ -246,11 +279,22 @@ function summarize(runs, generation, routeCounts) {
         .map((id) => [id, medians(own.filter((r) => r.program === id))]),
     )
     const rounds = [...new Set(own.map((r) => r.round))]
-    const wall = (id, round) => own.find((r) => r.program === id && r.round === round)?.wallMs
+    const of = (key, id, round) => own.find((r) => r.program === id && r.round === round)?.[key]
+    const wall = (id, round) => of('wallMs', id, round)
     const honoOverFw = median(rounds.map((round) => wall('hono-client', round) / wall('fw-client', round)))
+    const added = (key) => median(rounds.map((round) => of(key, 'starter-client', round) - of(key, 'starter', round)))
+    // A busy machine only ever adds time: each program's fastest run is the nearest to a quiet machine's.
+    const fastest = (id) => Math.min(...rounds.map((round) => wall(id, round)))
+    const clientAdded = {
+      wallMs: added('wallMs'),
+      fastestWallMs: fastest('starter-client') - fastest('starter'),
+      cpuMs: added('cpuMs'),
+      checkMs: added('checkMs'),
+      memoryKB: added('memoryKB'),
+    }
     const made = generation.filter((g) => g.routes === routes)
     const generated = Object.fromEntries(['fwTypesMs', 'routesMs', 'documentMs', 'typesMs', 'bytes'].map((key) => [key, median(made.map((g) => g[key]))]))
-    return { routes, programs, honoClientOverFwClient: honoOverFw, generation: generated }
+    return { routes, programs, honoClientOverFwClient: honoOverFw, clientAddedToStarter: clientAdded, generation: generated }
   })
   return { baseline, byRoutes }
 }
@@ -264,22 +308,35 @@ function table(header, rows) {
   return lines.join('\n')
 }
 
-/** The results as Markdown: tsc per program and route count, then the generation of .fw/api.d.ts. */
+/** The results as Markdown: tsc per program and route count, what the client adds to the starter, then the generation of .fw/api.d.ts. */
 function format(summary, opts) {
   const rows = []
   for (const { routes, programs } of summary.byRoutes) {
     for (const [id, m] of Object.entries(programs)) {
-      rows.push([String(routes), PROGRAMS[id].label, seconds(m.wallMs), seconds(m.checkMs), mb(m.memoryKB), m.types?.toLocaleString('en-US') ?? '–', m.instantiations?.toLocaleString('en-US') ?? '–'])
+      rows.push([String(routes), PROGRAMS[id].label, seconds(m.wallMs), seconds(m.cpuMs), seconds(m.checkMs), mb(m.memoryKB), m.types?.toLocaleString('en-US') ?? '–', m.instantiations?.toLocaleString('en-US') ?? '–'])
     }
   }
   const b = summary.baseline
-  rows.push(['–', PROGRAMS.baseline.label, seconds(b.wallMs), seconds(b.checkMs), mb(b.memoryKB), b.types?.toLocaleString('en-US') ?? '–', b.instantiations?.toLocaleString('en-US') ?? '–'])
+  rows.push(['–', PROGRAMS.baseline.label, seconds(b.wallMs), seconds(b.cpuMs), seconds(b.checkMs), mb(b.memoryKB), b.types?.toLocaleString('en-US') ?? '–', b.instantiations?.toLocaleString('en-US') ?? '–'])
   const rounds = `median of ${opts.rounds} round${opts.rounds === 1 ? '' : 's'}`
-  const tsc = table(['routes', `tsc --noEmit -p (${rounds})`, 'wall s', 'check s', 'memory MB', 'types', 'instantiations'], rows)
+  const tsc = table(['routes', `tsc --noEmit -p (${rounds})`, 'wall s', 'CPU s', 'check s', 'memory MB', 'types', 'instantiations'], rows)
   const ratios = summary.byRoutes.map(({ routes, honoClientOverFwClient }) => `${routes} routes: ${honoClientOverFwClient?.toFixed(1) ?? '–'}×`).join(', ')
+  const added = table(
+    ['routes', `added by the client to the starter's tsc (median of the rounds' differences)`, 'wall s', 'wall s, fastest runs', 'CPU s', 'check s', 'memory MB', `wall within ${seconds(CLIENT_BUDGET_MS)} s`],
+    summary.byRoutes.map(({ routes, clientAddedToStarter: a }) => [
+      String(routes),
+      'starter + client.ts − starter',
+      seconds(a.wallMs),
+      seconds(a.fastestWallMs),
+      seconds(a.cpuMs),
+      seconds(a.checkMs),
+      mb(a.memoryKB),
+      a.wallMs <= CLIENT_BUDGET_MS ? 'yes' : 'NO',
+    ]),
+  )
   const generation = table(
     ['routes', `.fw/api.d.ts (${rounds})`, 'fw types s', 'routes loaded ms', 'document ms', 'openapi-typescript ms', 'api.d.ts KB'],
     summary.byRoutes.map(({ routes, generation: g }) => [String(routes), 'generated', seconds(g.fwTypesMs), String(Math.round(g.routesMs)), String(Math.round(g.documentMs)), String(Math.round(g.typesMs)), String(Math.round(g.bytes / 1024))]),
   )
-  return [`**Type-check cost, ${CALLS} typed calls per client**`, '', tsc, '', `Hono client ÷ Fw client, wall time, median of the rounds' ratios: ${ratios}`, '', generation].join('\n')
+  return [`**Type-check cost, ${CALLS} typed calls per client**`, '', tsc, '', `Hono client ÷ Fw client, wall time, median of the rounds' ratios: ${ratios}`, '', added, '', generation].join('\n')
 }
