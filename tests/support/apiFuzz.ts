@@ -252,9 +252,15 @@ class Fuzz {
     return { status: response.status, headers: response.headers, text, json }
   }
 
+  /** The response the document gives for `status`, a shared one (`$ref` to `components.responses`) followed. */
   private documentedResponse(operation: Operation, status: number): Schema | undefined {
     const responses: Record<string, Schema> = operation.spec.responses ?? {}
-    return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default
+    const response = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default
+    if (typeof response?.$ref !== 'string') return response
+    const shared = /^#\/components\/responses\/([^/]+)$/.exec(response.$ref)?.[1]
+    const found = shared === undefined ? undefined : (this.options.document.components?.responses?.[shared] as Schema | undefined)
+    if (found === undefined) throw new Error(`${operation.id}: the document's ${status} is ${response.$ref}, which it does not hold`)
+    return found
   }
 
   private checkAgainstDocument(documented: Schema, answer: Answer, fail: (problem: string) => void): void {
