@@ -413,7 +413,15 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
     await fw('admin:grant', 'ada-fw@example.com', '--force')
     await fw('admin:grant', 'ada-node@example.com', '--force')
     const { name, version } = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8')) as { name: string; version: string }
+    // The document served in production too, to see that the build leaves the dashboard's pages out of it.
+    const env = readFileSync(join(app.dir, '.env'), 'utf8')
+    appendFileSync(join(app.dir, '.env'), '\nOPENAPI=true\n')
     await buildAndStart(app, async ({ url, how }) => {
+      const documented = Object.keys((await getJson(`${url}/openapi.json`)).body.paths)
+      expect(documented).toContain('/login')
+      // The dashboard's own paths; /admin/reports is the app's, from make:controller above.
+      expect(documented.filter((path) => /^\/admin($|\/(tables|jobs)\/)/.test(path))).toEqual([])
+      expect(documented).toContain('/admin/reports')
       const guest = await fetch(`${url}/admin`, { redirect: 'manual', headers: { Accept: 'text/html' } })
       expect([guest.status, guest.headers.get('location')]).toEqual([302, '/login?redirect=%2Fadmin'])
       const cookie = await signIn(url, `ada-${how.split(' ')[0]}@example.com`)
@@ -426,6 +434,7 @@ describe.each<Template>(['api', 'minimal'])('fw generators on the %s starter, ea
       // The 7 articles of the seeder and factory steps, and the 4 that make:job's job wrote (2 at dispatch, 2 by workers).
       expect(page).toMatch(/<a href="\/admin\/tables\/articles">articles<\/a><\/td><td class="num">11<\/td>/)
     })
+    writeFileSync(join(app.dir, '.env'), env)
   })
 
   it('make:policy: its test passes, and the build answers a can: route and the dashboard by it', async () => {
