@@ -9,7 +9,9 @@
 # - postgresql: server binaries for the PostgreSQL tests, which start and stop their own server (a free port, data
 #   under /tmp); Debian puts them in /usr/lib/postgresql/<version>/bin;
 # - chromium: the browser tests (the dashboard, the reference application) drive it through playwright-core;
-# - wrk: the benchmark's smoke test (without it the bench falls back to autocannon).
+# - wrk: the benchmark's smoke test (without it the bench falls back to autocannon);
+# - redis-server: the cache, lock and throttle tests on Redis start and stop their own server (a free port, no
+#   persistence).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +20,7 @@ need=()
 { command -v pg_ctl && command -v initdb; } >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 \
   || need+=(postgresql)
 command -v wrk >/dev/null || need+=(wrk)
+command -v redis-server >/dev/null || need+=(redis-server)
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null; then
     echo "scripts/setup.sh: install ${need[*]} with your system's package manager (the tests that need them fail without)" >&2
