@@ -83,14 +83,15 @@ export class LocalDisk implements Disk {
   }
 
   async copy(from: string, to: string): Promise<void> {
+    const target = storageKey(to)
     const { path, visibility } = await this.found(from)
     const source = await open(path, 'r').catch((error: unknown) => Promise.reject(this.missingOr(error, from)))
-    await this.write(storageKey(to), visibility, (temporary) => pipeline(source.createReadStream(), createWriteStream(temporary, { flags: 'wx' })))
+    await this.write(target, visibility, (temporary) => pipeline(source.createReadStream(), createWriteStream(temporary, { flags: 'wx' })))
   }
 
   async move(from: string, to: string): Promise<void> {
-    const { path, visibility } = await this.found(from)
     const target = storageKey(to)
+    const { path, visibility } = await this.found(from)
     if (target === storageKey(from)) return
     await mkdir(dirname(this.pathOf(target, visibility)), { recursive: true })
     await rename(path, this.pathOf(target, visibility)).catch((error: unknown) => Promise.reject(this.missingOr(error, from)))

@@ -112,6 +112,7 @@ export class S3Disk implements Disk {
 
   async copy(from: string, to: string): Promise<void> {
     const source = storageKey(from)
+    const target = storageKey(to)
     // S3 gives a copy the default ACL (private): the source's visibility is read first, to keep it.
     const visibility = this.options.acl === false ? undefined : await this.getVisibility(source)
     await this.run(
@@ -119,7 +120,7 @@ export class S3Disk implements Disk {
       this.client.send(
         new this.sdk.client.CopyObjectCommand({
           Bucket: this.options.bucket,
-          Key: storageKey(to),
+          Key: target,
           CopySource: `${this.options.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
           ...(visibility === undefined ? {} : { ACL: aclOf(visibility) }),
         }),
