@@ -40,7 +40,8 @@ function requireFrom(root: string, name: string): unknown {
     try {
       return createRequire(from)(name)
     } catch (error) {
-      if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).includes(name)) throw error
+      // Only the package itself missing: one of its own dependencies missing is a broken install, said as it is.
+      if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).startsWith(`Cannot find module '${name}'`)) throw error
     }
   }
   throw new Error(`The s3 disk runs on the AWS SDK, and ${name} is not installed: ${S3_INSTALL}`)
