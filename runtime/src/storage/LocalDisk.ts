@@ -4,6 +4,7 @@ import { mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from 'nod
 import { dirname, join, relative, sep } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { UrlSigner } from '../routing/UrlSigner.js'
 import type { Disk, ListOptions, PutOptions, SignedUrlOptions, StoredFile, StreamSource, Visibility } from './Disk.js'
 import { FileNotFoundError } from './FileNotFoundError.js'
 import { storageFolder, storageKey } from './storageKey.js'
@@ -18,6 +19,9 @@ export interface LocalDiskOptions {
 }
 
 const VISIBILITIES: readonly Visibility[] = ['private', 'public']
+
+/** The query parameter of a signed link that carries its `Content-Disposition` (signed with the rest). */
+export const DISPOSITION = 'response-content-disposition'
 
 /**
  * Files on this machine's disk, under `storage/app`: a public file at `storage/app/public/<key>` (served at
@@ -36,12 +40,16 @@ const VISIBILITIES: readonly Visibility[] = ['private', 'public']
 export class LocalDisk implements Disk {
   readonly name: string
   readonly root: string
+  /** The path under which `url()` puts files (`/storage`), where `signedLocalFiles` serves signed links. */
+  readonly urlPath: string
   private readonly urlBase: string
+  private signer: UrlSigner | undefined
 
   constructor(options: LocalDiskOptions) {
     this.name = options.name ?? 'local'
     this.root = options.root
     this.urlBase = (options.url ?? '/storage').replace(/\/+$/, '')
+    this.urlPath = new URL(this.urlBase, 'http://fw.invalid').pathname.replace(/\/+$/, '')
   }
 
   async put(key: string, contents: string | Uint8Array, options: PutOptions = {}): Promise<void> {
@@ -124,11 +132,28 @@ export class LocalDisk implements Disk {
     return `${this.urlBase}/${storageKey(key).split('/').map(encodeURIComponent).join('/')}`
   }
 
-  signedUrl(key: string, _options: SignedUrlOptions): Promise<string> {
-    storageKey(key)
-    return Promise.reject(
-      new Error(`signedUrl() is not supported on the local disk yet: make the file public (disk.url()), serve it from a route of your own, or use the s3 disk`),
-    )
+  /**
+   * A link to the file at its `url()` path, with an expiry and a signature of `APP_KEY` (Fw's signed links) in its
+   * query: the router serves it (public or private) until it expires, and answers 403 once it is changed or expired.
+   * On `APP_URL` when it is set, else a path.
+   */
+  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    const path = new URL(this.url(key), 'http://fw.invalid')
+    if (!(Number.isInteger(options.expiresIn) && options.expiresIn > 0)) {
+      throw new RangeError(`signedUrl: expiresIn is a whole number of seconds from 1, not ${options.expiresIn}`)
+    }
+    const disposition = options.contentDisposition === undefined ? '' : `?${DISPOSITION}=${encodeURIComponent(options.contentDisposition)}`
+    this.signer ??= UrlSigner.fromEnvironment()
+    const signed = this.signer.sign(`${path.pathname}${disposition}`, Date.now() / 1000 + options.expiresIn)
+    const origin = path.origin === 'http://fw.invalid' ? (process.env.APP_URL ?? '').replace(/\/+$/, '') : path.origin
+    return `${origin}${signed}`
+  }
+
+  /** Where a key's file is on this machine and its size (what `signedLocalFiles` serves); `FileNotFoundError` when missing. */
+  async file(key: string): Promise<{ path: string; size: number }> {
+    const located = await this.locate(storageKey(key))
+    if (located === undefined) throw new FileNotFoundError(this.name, key)
+    return { path: located.path, size: located.stats.size }
   }
 
   async setVisibility(key: string, visibility: Visibility): Promise<void> {

@@ -155,11 +155,17 @@ describe('LocalDisk', () => {
     expect(existsSync(join(root, 'private/a.txt'))).toBe(false)
   })
 
-  it('gives public URLs under /storage, each name encoded, and refuses signed URLs with a clear message', async () => {
+  it('gives public URLs under /storage, each name encoded; a signed one needs APP_KEY', async () => {
     expect(disk.url('avatars/1.png')).toBe('/storage/avatars/1.png')
     expect(disk.url('a b/ü?#.png')).toBe('/storage/a%20b/%C3%BC%3F%23.png')
     expect(new LocalDisk({ root, url: 'https://cdn.example.com/files/' }).url('x.png')).toBe('https://cdn.example.com/files/x.png')
-    await expect(disk.signedUrl('a.txt', { expiresIn: 60 })).rejects.toThrow('signedUrl() is not supported on the local disk yet')
+    const appKey = process.env.APP_KEY
+    delete process.env.APP_KEY
+    try {
+      await expect(disk.signedUrl('a.txt', { expiresIn: 60 })).rejects.toThrow('APP_KEY is not set: signed links need')
+    } finally {
+      if (appKey !== undefined) process.env.APP_KEY = appKey
+    }
   })
 
   it('throws FileNotFoundError (a 404) for every read of a missing file', async () => {
