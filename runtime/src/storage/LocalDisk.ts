@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, type Stats } from 'node:fs'
+import { createReadStream, createWriteStream, type Stats } from 'node:fs'
 import { mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { Readable } from 'node:stream'
@@ -93,8 +93,9 @@ export class LocalDisk implements Disk {
   async copy(from: string, to: string): Promise<void> {
     const target = storageKey(to)
     const { path, visibility } = await this.found(from)
-    const source = await open(path, 'r').catch((error: unknown) => Promise.reject(this.missingOr(error, from)))
-    await this.write(target, visibility, (temporary) => pipeline(source.createReadStream(), createWriteStream(temporary, { flags: 'wx' })))
+    await this.write(target, visibility, (temporary) =>
+      pipeline(createReadStream(path), createWriteStream(temporary, { flags: 'wx' })).catch((error: unknown) => Promise.reject(this.missingOr(error, from))),
+    )
   }
 
   async move(from: string, to: string): Promise<void> {

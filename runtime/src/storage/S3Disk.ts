@@ -113,6 +113,11 @@ export class S3Disk implements Disk {
   async copy(from: string, to: string): Promise<void> {
     const source = storageKey(from)
     const target = storageKey(to)
+    if (source === target) {
+      // S3 refuses to copy an object onto itself unchanged; the file is already there, as asked (once it exists).
+      if (!(await this.exists(source))) throw new FileNotFoundError(this.name, from)
+      return
+    }
     // S3 gives a copy the default ACL (private): the source's visibility is read first, to keep it.
     const visibility = this.options.acl === false ? undefined : await this.getVisibility(source)
     await this.run(

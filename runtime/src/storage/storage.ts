@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { appRoot } from '../config/appRoot.js'
 import type { Disk } from './Disk.js'
@@ -42,7 +44,16 @@ export const storage = Object.assign(() => disk(process.env.FILESYSTEM_DISK?.tri
   register(added: Disk): void {
     disks.set(added.name, added)
   },
-  /** Forgets the disks made so far: the next use makes them again from the environment. */
+  /**
+   * In tests: the disk (default: `FILESYSTEM_DISK`'s) becomes a local disk in a new temporary folder, until `reset()`,
+   * so that code that stores on `s3` runs without a bucket; returns it, to look at what was stored.
+   */
+  fake(name: string = process.env.FILESYSTEM_DISK?.trim() || 'local'): LocalDisk {
+    const fake = new LocalDisk({ root: mkdtempSync(join(tmpdir(), `fw-storage-${name}-`)), name })
+    disks.set(name, fake)
+    return fake
+  },
+  /** Forgets the disks made so far (fakes too): the next use makes them again from the environment. */
   reset(): void {
     disks.clear()
   },

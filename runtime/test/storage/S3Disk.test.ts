@@ -125,6 +125,12 @@ describe('S3Disk on a real S3-compatible server (s3rver)', () => {
     expect((await disk.getBytes('photos/a.png')).equals(BYTES)).toBe(true)
     const copy = sent.find((request) => request.headers['x-amz-copy-source'] !== undefined)!
     expect(copy.headers).toMatchObject({ 'x-amz-copy-source': `${s3.bucket}/photos/b.png`, 'x-amz-acl': 'private' })
+
+    // S3 refuses to copy an object onto itself unchanged: the disk does not ask it to.
+    await disk.copy('photos/a.png', 'photos/a.png')
+    await disk.move('photos/a.png', 'photos/a.png')
+    expect((await disk.getBytes('photos/a.png')).equals(BYTES)).toBe(true)
+    await expect(disk.copy('photos/none.png', 'photos/none.png')).rejects.toBeInstanceOf(FileNotFoundError)
   })
 
   it('lists a folder, or everything below it, sorted by key, with sizes and times', async () => {

@@ -46,6 +46,24 @@ describe('storage()', () => {
     expect(() => storage()).toThrow('No storage disk named "backup"')
   })
 
+  it('fakes a disk with a local one in a temporary folder, until reset', async () => {
+    process.env.FILESYSTEM_DISK = 's3'
+    delete process.env.AWS_BUCKET
+    const fake = storage.fake()
+    folders.push(fake.root)
+
+    await storage().put('exports/a.csv', 'a,b')
+    await storage.disk('s3').copy('exports/a.csv', 'exports/b.csv')
+
+    expect(fake.name).toBe('s3')
+    expect(fake.root.startsWith(tmpdir())).toBe(true)
+    expect(await fake.get('exports/b.csv')).toBe('a,b')
+    expect(storage.fake('local')).not.toBe(fake)
+    folders.push((storage.disk('local') as LocalDisk).root)
+    storage.reset()
+    expect(() => storage()).toThrow('The s3 disk needs AWS_BUCKET')
+  })
+
   it('uses a disk given to register, until reset', async () => {
     const root = mkdtempSync(join(tmpdir(), 'fw-storage-'))
     folders.push(root)
