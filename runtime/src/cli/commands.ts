@@ -24,6 +24,7 @@ import { scheduleList, scheduleRun, scheduleWork } from './schedule.js'
 import { dbSeed } from './seed.js'
 import { serve, serveNode } from './serve.js'
 import { start } from './start.js'
+import { storageLink } from './storageLink.js'
 import { tinker } from './tinker.js'
 import { types } from './types.js'
 
@@ -73,4 +74,5 @@ export const commands: readonly Command[] = [
   scheduleList,
   down,
   up,
+  storageLink,
 ]

@@ -17,6 +17,7 @@ import { throttle } from '../middleware/throttle.js'
 import { startSession } from '../session/startSession.js'
 import { verifyCsrfToken } from '../session/verifyCsrfToken.js'
 import { serveStatic, type StaticOptions } from '../static/serveStatic.js'
+import { signedLocalFiles } from '../storage/signedLocalFiles.js'
 import { AnswerDeadlines, type PendingAnswer } from './AnswerDeadlines.js'
 import { checkParams } from './checkParams.js'
 import { checkHandler, compose, handlerStep, type Pipeline } from './compilePipeline.js'
@@ -142,6 +143,8 @@ export class Router {
     ...(isProduction() ? [] : [mailPreview()]),
     ...(openApiEnabled() ? [openApiPage(() => this.definitions), docsPage()] : []),
   ]
+  /** The local disk's signed links (`storage().signedUrl()`), for paths no route takes. */
+  private readonly signedFiles: Middleware = signedLocalFiles()
   private errorHook: ErrorHandler | undefined
   /** What every HTML response gets (framing, sniffing, referrer rules); undefined when the application turned it off. */
   private addPageHeaders: PageHeaders | undefined = pageHeaders()
@@ -676,7 +679,7 @@ export class Router {
       : () => {
           throw new HttpError(404, 'Not Found')
         }
-    const layers = [...this.globalLayers, ...this.developmentPages, ...(this.publicFolder ? [this.publicFolder] : [])]
+    const layers = [...this.globalLayers, ...this.developmentPages, ...(this.publicFolder ? [this.publicFolder] : []), this.signedFiles]
     this.notFound = compose(layers, notFound, fallback ?? 'global middleware', this.render)
   }
 

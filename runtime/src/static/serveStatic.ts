@@ -24,8 +24,9 @@ const SOURCE = /\.(ts|mts|cts|tsx)$/i
  * `GET /css/app.css` with its Content-Type, an ETag and Last-Modified (a matching `If-None-Match` or
  * `If-Modified-Since` gets 304), `Cache-Control`, and one byte range on request (206, or 416 when it
  * lies outside the file). Dotfiles, TypeScript sources and anything outside the folder (`..`, encoded
- * or not, and symlinks that lead out) are never served: such a path goes on to the routes, as does every
- * path with no file and every method but GET and HEAD.
+ * or not, and symlinks that lead out, but for one into `storage/app/public` beside it, which `fw storage:link`
+ * makes) are never served: such a path goes on to the routes, as does every path with no file and every method
+ * but GET and HEAD.
  *
  * The folder defaults to the application's `public/` (found from its root, so a built app started from
  * `dist/` serves the same files).
@@ -41,17 +42,21 @@ export function serveStatic(root: string | URL = join(appRoot(), 'public'), opti
   const index = options.index ?? 'index.html'
   // The folder's real path, found on first use: it may not exist yet when the app starts.
   let realFolder: Promise<string | undefined> | undefined
+  // The local disk's public files (storage/app/public beside the folder), which `fw storage:link` links in as
+  // public/storage: a link into it is followed, as one that stays inside the folder is.
+  let realStorage: Promise<string | undefined> | undefined
 
   async function find(path: string): Promise<{ file: string; stats: Stats } | undefined> {
     const segments = safeSegments(path)
     if (!segments) return undefined
     const inside = (await (realFolder ??= realpath(folder).catch(() => undefined)))
     if (!inside) return undefined
+    const roots = [inside, await (realStorage ??= realpath(join(folder, '../storage/app/public')).catch(() => undefined))]
     let file = join(folder, ...segments)
-    let stats = await statInside(file, inside)
+    let stats = await statInside(file, roots)
     if (stats?.isDirectory() && index) {
       file = join(file, index)
-      stats = await statInside(file, inside)
+      stats = await statInside(file, roots)
     }
     return stats?.isFile() ? { file, stats } : undefined
   }
@@ -83,11 +88,11 @@ function safeSegments(path: string): string[] | undefined {
   return last !== undefined && SOURCE.test(last) ? undefined : segments
 }
 
-/** The file's stats when its real path (symlinks followed) lies inside the folder; else undefined. */
-async function statInside(file: string, folder: string): Promise<Stats | undefined> {
+/** The file's stats when its real path (symlinks followed) lies inside one of the folders; else undefined. */
+async function statInside(file: string, folders: readonly (string | undefined)[]): Promise<Stats | undefined> {
   try {
     const real = await realpath(file)
-    if (real !== folder && !real.startsWith(folder + sep)) return undefined
+    if (!folders.some((folder) => folder !== undefined && (real === folder || real.startsWith(folder + sep)))) return undefined
     return await stat(real)
   } catch {
     return undefined
