@@ -5,7 +5,7 @@
 // mail through a real SMTP server. Chromium walks registration, the verification link, sign-in, an order whose job
 // mails a signed and an absolute link, a password reset, and the scheduler's work; then a code change, a build and
 // SIGHUP must reach every kind of process. This is where subsystems meet: each new one joins this test.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { sql, type Kysely } from 'kysely'
@@ -109,11 +109,11 @@ function get(path: string): Promise<{ status: number; body: string }> {
 }
 
 /** The newest stock report of the scheduled TakeStock job, or undefined before the first. */
-async function latestStockReport(): Promise<{ id: number; note: string; products: number; created_at: string } | undefined> {
+async function latestStockReport(): Promise<{ id: number; note: string; products: number; created_at: string; csv: string } | undefined> {
   const { status, body } = await get('/api/stock-reports/latest')
   if (status === 404) return undefined
   expect(status, body).toBe(200)
-  return (JSON.parse(body) as { report: { id: number; note: string; products: number; created_at: string } }).report
+  return (JSON.parse(body) as { report: { id: number; note: string; products: number; created_at: string; csv: string } }).report
 }
 
 /** Every job row at rest as text: SQLite's fw_jobs and its files (database and WAL), or every table of pg-boss's schema. */
@@ -279,7 +279,15 @@ async function walk(email: string): Promise<void> {
     const latest = await latestStockReport()
     return latest && Date.parse(latest.created_at) >= startedAt ? latest : undefined
   })
-  expect(report).toMatchObject({ products: 6, note: TAGLINE })
+  expect(report).toMatchObject({ products: 6, note: TAGLINE, csv: `/storage/stock-reports/${report.id}.csv` })
+  // The queue worker writes the report's CSV on the local disk as public, just after its row; a web worker serves it
+  // through public/storage (fw storage:link).
+  const csv = `products,note\n6,"${TAGLINE}"\n`
+  await eventually(`GET ${report.csv} giving the report's CSV`, 10_000, async () => {
+    const got = await get(report.csv)
+    if (got.body !== csv) throw new Error(`${got.status} ${got.body.slice(0, 200)}`)
+    return true
+  })
 
   // Forgot password, from a browser that is signed out: the mail's link is reset in Chromium, by the reset page's form.
   const guest = await browser.newContext()
@@ -348,6 +356,9 @@ describe('the reference application (tests/fixtures/shop) deployed as users ship
     expect(tests).toMatch(/tests\/shop\.test\.ts \(4 tests\)/)
     await app.runOk('npm', ['run', 'build'])
     expect(existsSync(join(app.dir, 'dist/bootstrap/schedule.js')), 'the build has the schedule').toBe(true)
+    // A deploy step: public/storage serves the local disk's public files (TakeStock's CSV).
+    await fw(['storage:link'])
+    expect(lstatSync(join(app.dir, 'public/storage')).isSymbolicLink(), 'fw storage:link made public/storage').toBe(true)
   })
 
   it('walks in Chromium on SQLite: registration, verification, sign-in, an order\'s mail and links, a reset, the schedule', async () => {
