@@ -5,7 +5,6 @@ import { memoryDriver } from 'bentocache/drivers/memory'
 import { redisDriver } from 'bentocache/drivers/redis'
 import { E_LOCK_NOT_OWNED, LockFactory } from '@verrou/core'
 import type { LockStore } from '@verrou/core/types'
-import { MemoryStore } from '@verrou/core/drivers/memory'
 import { RedisStore } from '@verrou/core/drivers/redis'
 import { ReplyError, type Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
@@ -16,6 +15,7 @@ import { cacheUnavailable } from './CacheUnavailableError.js'
 import { DatabaseCacheAdapter } from './DatabaseCacheAdapter.js'
 import { DatabaseLockStore } from './DatabaseLockStore.js'
 import { Lock } from './Lock.js'
+import { MemoryLockStore } from './MemoryLockStore.js'
 
 /** Where a cache keeps its values and locks: this process's memory, the application's database, or Redis. */
 export type CacheStoreName = 'memory' | 'database' | 'redis'
@@ -331,7 +331,7 @@ async function computed<T>(compute: () => T | Promise<T>): Promise<T> {
 function storeParts(options: CacheOptions): { values: ReturnType<typeof bentostore>; locks: LockStore } {
   switch (options.store) {
     case 'memory':
-      return { values: bentostore().useL1Layer(memoryDriver({})), locks: new MemoryStore() }
+      return { values: bentostore().useL1Layer(memoryDriver({})), locks: new MemoryLockStore() }
     case 'database': {
       const database = options.database
       if (!database) throw new Error('The database cache store needs a database')
