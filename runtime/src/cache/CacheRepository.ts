@@ -196,6 +196,19 @@ export class CacheRepository {
   }
 
   /**
+   * Deletes the expired values from the store's storage: on the database store, rows nobody read again since they
+   * expired (a read deletes an expired row itself). Redis and memory expire values on their own.
+   *
+   * @example
+   * ```ts
+   * schedule.call('cache:prune', () => cache().prune()).hourly()
+   * ```
+   */
+  prune(): Promise<void> {
+    return this.guard(() => this.bento.prune())
+  }
+
+  /**
    * Adds `by` to the number under `key` (0 when there is none), atomically across processes, keeping its expiry;
    * returns the new number.
    *
