@@ -41,6 +41,8 @@ interface Entry {
 const REMEMBER_LOCK_MS = 30_000
 /** How long `add` and `increment` hold the key's lock: a read and a write. */
 const KEY_LOCK_MS = 10_000
+/** The message of async-mutex's E_TIMEOUT, which bentocache throws when its in-process wait for a key times out. */
+const MUTEX_TIMEOUT = 'timeout while waiting for mutex to become available'
 /** Lock names in the store, apart from the cache's own keys. */
 const LOCK_PREFIX = 'fw:lock:'
 
@@ -322,6 +324,8 @@ export class CacheRepository {
     if ((code === 'E_L2_CACHE_ERROR' || code === 'E_FACTORY_ERROR') && error instanceof Error && error.cause !== undefined) return this.failure(error.cause)
     if (error instanceof ComputeFailed) return error.error
     if (error instanceof HttpError || error instanceof E_LOCK_NOT_OWNED) return error
+    // bentocache's wait for a `remember` of the same key in this process (async-mutex's E_TIMEOUT) ran past waitSeconds.
+    if (error instanceof Error && error.message === MUTEX_TIMEOUT) return cacheUnavailable(new Error(`waited ${this.waitMs} ms for this process's other call computing the value`, { cause: error }))
     // On Redis every failure but Redis's own answer to a wrong command means the server cannot be used now.
     if (this.store === 'redis' && !(error instanceof ReplyError)) return cacheUnavailable(error)
     return error

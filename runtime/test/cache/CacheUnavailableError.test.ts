@@ -103,6 +103,20 @@ describe('CacheRepository when Redis cannot answer', () => {
     otherClient.disconnect()
   })
 
+  it('answers 503 to a remember that waited past its deadline for another call in the same process', async () => {
+    const local = new CacheRepository({ store: 'memory', waitSeconds: 0.2 })
+    const slow = local.remember('slow', 60, async () => {
+      await sleep(600)
+      return 'slow value'
+    })
+    await sleep(50)
+    const { error, ms } = await failure(() => local.remember('slow', 60, () => 'not this one'))
+    expect(error).toBeInstanceOf(CacheUnavailableError)
+    expect(((error as Error).cause as Error).message).toBe("waited 200 ms for this process's other call computing the value")
+    expect(ms).toBeLessThan(500)
+    expect(await slow).toBe('slow value')
+  })
+
   describe.each(servers)('over HTTP ($name)', ({ start }) => {
     let app: RunningServer
     beforeAll(async () => {
