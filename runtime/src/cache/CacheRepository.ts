@@ -41,6 +41,8 @@ interface Entry {
 const REMEMBER_LOCK_MS = 30_000
 /** How long `add` and `increment` hold the key's lock: a read and a write. */
 const KEY_LOCK_MS = 10_000
+/** How many values the memory store keeps; past them, the least recently used go first (an LRU). */
+const MEMORY_MAX_ITEMS = 10_000
 /** The message of async-mutex's E_TIMEOUT, which bentocache throws when its in-process wait for a key times out. */
 const MUTEX_TIMEOUT = 'timeout while waiting for mutex to become available'
 /** Lock names in the store, apart from the cache's own keys. */
@@ -348,7 +350,7 @@ async function computed<T>(compute: () => T | Promise<T>): Promise<T> {
 function storeParts(options: CacheOptions): { values: ReturnType<typeof bentostore>; locks: LockStore } {
   switch (options.store) {
     case 'memory':
-      return { values: bentostore().useL1Layer(memoryDriver({})), locks: new MemoryLockStore() }
+      return { values: bentostore().useL1Layer(memoryDriver({ maxItems: MEMORY_MAX_ITEMS })), locks: new MemoryLockStore() }
     case 'database': {
       const database = options.database
       if (!database) throw new Error('The database cache store needs a database')
