@@ -165,9 +165,15 @@ export class CacheRepository {
             const stored = (await this.bento.get({ key })) as Entry | undefined
             if (stored !== undefined) {
               if (stored.x !== null) context.setTtl(Math.max(1, stored.x - Date.now()))
+              context.setOptions({ skipL2Write: true })
               return stored
             }
-            return { v: await computed(compute), x: ttl === null ? null : Date.now() + ttl } satisfies Entry
+            const entry: Entry = { v: await computed(compute), x: ttl === null ? null : Date.now() + ttl }
+            // Stored before the lock is released (bentocache would store it after), so that the next process to take
+            // the lock finds it instead of computing it again.
+            await this.bento.set({ key, value: entry, ttl })
+            context.setOptions({ skipL2Write: true })
+            return entry
           } finally {
             await lock.release().catch(() => undefined)
           }

@@ -174,6 +174,24 @@ describe.each(stores)('CacheRepository on $name', ({ setUp, shared }) => {
     expect(await other.get('slow')).toEqual({ computed: 1 })
   })
 
+  it('remember computes each of many keys once when three caches ask for all of them at once', async () => {
+    const caches = shared ? [cache, store.make(), store.make()] : [cache, cache, cache]
+    const computedKeys: string[] = []
+    const keys = Array.from({ length: 20 }, (_, index) => `many:${index}`)
+    await Promise.all(
+      caches.flatMap((each) =>
+        keys.map((key) =>
+          each.remember(key, 60, async () => {
+            computedKeys.push(key)
+            await sleep(5)
+            return key
+          }),
+        ),
+      ),
+    )
+    expect(computedKeys.sort()).toEqual([...keys].sort())
+  }, 30_000)
+
   it('remember passes on what compute threw, and stores nothing then', async () => {
     const failure = new Error('compute failed')
     await expect(cache.remember('failing', 60, () => Promise.reject(failure))).rejects.toBe(failure)
