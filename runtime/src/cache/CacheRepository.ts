@@ -2,14 +2,13 @@ import { BentoCache, bentostore } from 'bentocache'
 import type { CacheProvider, GetSetFactoryContext } from 'bentocache/types'
 import { DatabaseDriver } from 'bentocache/drivers/database'
 import { memoryDriver } from 'bentocache/drivers/memory'
-import { redisDriver } from 'bentocache/drivers/redis'
 import { E_LOCK_NOT_OWNED, LockFactory } from '@verrou/core'
 import type { LockStore } from '@verrou/core/types'
-import { RedisStore } from '@verrou/core/drivers/redis'
-import { ReplyError, type Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
+import { randomUUID } from 'node:crypto'
 import { HttpError } from '../http/HttpError.js'
-import { redisReady } from '../redis/redis.js'
+import { redisReady } from '../redis/redisReady.js'
 import { cacheSerializer } from './cacheSerializer.js'
 import { cacheUnavailable } from './CacheUnavailableError.js'
 import { DatabaseCacheAdapter } from './DatabaseCacheAdapter.js'
@@ -25,8 +24,8 @@ export interface CacheOptions {
   store: CacheStoreName
   /** The database of the `database` store. */
   database?: () => Kysely<any>
-  /** The client of the `redis` store. */
-  redis?: Redis
+  /** The client of the `redis` store, or the promise of one. */
+  redis?: Redis | Promise<Redis>
   /** How long `remember`, `add` and `increment` wait for another process holding the key (503 after), in seconds: 10. */
   waitSeconds?: number
 }
@@ -35,6 +34,12 @@ export interface CacheOptions {
 interface Entry {
   v: unknown
   x: number | null
+}
+
+/** bentocache and verrou on the store: made at once, or, for Redis, once its modules have loaded. */
+interface Engine {
+  bento: CacheProvider
+  locks: LockFactory
 }
 
 /** The longest a `remember` computing a value holds its lock: after a crash, the next process computes it. */
@@ -63,17 +68,24 @@ const LOCK_PREFIX = 'fw:lock:'
  */
 export class CacheRepository {
   readonly store: CacheStoreName
-  private readonly bento: CacheProvider
-  private readonly locks: LockFactory
+  private readonly engine: Engine | Promise<Engine>
   private readonly ready: (() => Promise<void>) | undefined
   private readonly waitMs: number
 
   constructor(options: CacheOptions) {
     this.store = options.store
     this.waitMs = (options.waitSeconds ?? 10) * 1000
-    const { values, locks } = storeParts(options)
+    const parts = storeParts(options)
+    this.engine = parts instanceof Promise ? parts.then((loaded) => this.open(loaded)) : this.open(parts)
+    // A failed load (a missing module) is the first call's error, not an unhandled rejection.
+    if (this.engine instanceof Promise) this.engine.catch(() => undefined)
+    const client = options.redis
+    this.ready = client ? async () => redisReady(await client) : undefined
+  }
+
+  private open({ values, locks }: StoreParts): Engine {
     // One tier per store, errors not suppressed: a store that fails must reach the caller as a 503, not a miss.
-    this.bento = new BentoCache({
+    const bento = new BentoCache({
       default: 'app',
       stores: { app: values },
       prefix: 'fw:cache',
@@ -81,9 +93,7 @@ export class CacheRepository {
       suppressL2Errors: false,
       lockTimeout: this.waitMs,
     }).use('app')
-    this.locks = new LockFactory(locks, { retry: { timeout: this.waitMs, delay: 50 } })
-    const client = options.redis
-    this.ready = client ? () => redisReady(client) : undefined
+    return { bento, locks: new LockFactory(locks, { retry: { timeout: this.waitMs, delay: 50 } }) }
   }
 
   /**
@@ -152,17 +162,18 @@ export class CacheRepository {
    */
   async remember<T>(key: string, seconds: number | null, compute: () => T | Promise<T>): Promise<T> {
     const ttl = seconds === null ? null : seconds * 1000
-    const entry = await this.guard(() =>
+    const entry = await this.guard(async () => {
+      const { bento, locks } = await this.engine
       // bentocache lets one caller in this process run the factory; the lock makes other processes wait for it too.
-      this.bento.getOrSet({
+      return bento.getOrSet({
         key,
         ttl,
         factory: async (context: GetSetFactoryContext) => {
-          const lock = this.locks.createLock(`${LOCK_PREFIX}remember:${key}`, REMEMBER_LOCK_MS)
+          const lock = locks.createLock(`${LOCK_PREFIX}remember:${key}`, REMEMBER_LOCK_MS)
           if (!(await lock.acquire())) throw cacheUnavailable(new Error(`remember("${key}") waited ${this.waitMs} ms for another process computing it`))
           try {
             // Another process may have computed it while this one waited for the lock.
-            const stored = (await this.bento.get({ key })) as Entry | undefined
+            const stored = (await bento.get({ key })) as Entry | undefined
             if (stored !== undefined) {
               if (stored.x !== null) context.setTtl(Math.max(1, stored.x - Date.now()))
               context.setOptions({ skipL2Write: true })
@@ -171,15 +182,15 @@ export class CacheRepository {
             const entry: Entry = { v: await computed(compute), x: ttl === null ? null : Date.now() + ttl }
             // Stored before the lock is released (bentocache would store it after), so that the next process to take
             // the lock finds it instead of computing it again.
-            await this.bento.set({ key, value: entry, ttl })
+            await bento.set({ key, value: entry, ttl })
             context.setOptions({ skipL2Write: true })
             return entry
           } finally {
             await lock.release().catch(() => undefined)
           }
         },
-      }),
-    )
+      })
+    })
     return (entry as Entry).v as T
   }
 
@@ -197,12 +208,12 @@ export class CacheRepository {
 
   /** Removes the value under `key`: true when there was one. */
   forget(key: string): Promise<boolean> {
-    return this.guard(() => this.bento.delete({ key }))
+    return this.guard(async () => (await this.engine).bento.delete({ key }))
   }
 
   /** Removes every value of this cache (its locks stay). */
   flush(): Promise<void> {
-    return this.guard(() => this.bento.clear())
+    return this.guard(async () => (await this.engine).bento.clear())
   }
 
   /**
@@ -215,7 +226,7 @@ export class CacheRepository {
    * ```
    */
   prune(): Promise<void> {
-    return this.guard(() => this.bento.prune())
+    return this.guard(async () => (await this.engine).bento.prune())
   }
 
   /**
@@ -272,8 +283,7 @@ export class CacheRepository {
    */
   lock(name: string, seconds: number, owner?: string): Lock {
     if (!(seconds > 0)) throw new Error(`cache().lock("${name}", ${seconds}): a lock needs a number of seconds above 0, so that an owner that dies cannot hold it forever`)
-    const lock = owner === undefined ? this.locks.createLock(LOCK_PREFIX + name, seconds * 1000) : this.locks.restoreLock({ key: LOCK_PREFIX + name, owner, ttl: seconds * 1000, expirationTime: null })
-    return new Lock(name, lock, this.guard)
+    return this.makeLock(name, owner ?? randomUUID(), seconds * 1000)
   }
 
   /**
@@ -286,12 +296,17 @@ export class CacheRepository {
    * ```
    */
   restoreLock(name: string, owner: string): Lock {
-    return new Lock(name, this.locks.restoreLock({ key: LOCK_PREFIX + name, owner, ttl: null, expirationTime: null }), this.guard)
+    return this.makeLock(name, owner, null)
+  }
+
+  private makeLock(name: string, owner: string, ttl: number | null): Lock {
+    const open = async () => (await this.engine).locks.restoreLock({ key: LOCK_PREFIX + name, owner, ttl, expirationTime: null })
+    return new Lock(name, owner, open, this.guard)
   }
 
   private entry(key: string): Promise<Entry | undefined> {
     return this.guard(async () => {
-      const entry = (await this.bento.get({ key })) as Entry | undefined
+      const entry = (await (await this.engine).bento.get({ key })) as Entry | undefined
       return entry === undefined || entry.v === undefined ? undefined : entry
     })
   }
@@ -302,12 +317,12 @@ export class CacheRepository {
       await this.forget(key)
       return
     }
-    await this.guard(() => this.bento.set({ key, value: entry, ttl }))
+    await this.guard(async () => (await this.engine).bento.set({ key, value: entry, ttl }))
   }
 
   /** Runs a read and a write as one step across processes: under a short lock on the key. */
   private async underKeyLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const lock = this.locks.createLock(`${LOCK_PREFIX}key:${key}`, KEY_LOCK_MS)
+    const lock = (await this.engine).locks.createLock(`${LOCK_PREFIX}key:${key}`, KEY_LOCK_MS)
     if (!(await this.guard(() => lock.acquire()))) throw cacheUnavailable(new Error(`the cache key "${key}" stayed locked by another process for ${this.waitMs} ms`))
     try {
       return await work()
@@ -335,7 +350,7 @@ export class CacheRepository {
     // bentocache's wait for a `remember` of the same key in this process (async-mutex's E_TIMEOUT) ran past waitSeconds.
     if (error instanceof Error && error.message === MUTEX_TIMEOUT) return cacheUnavailable(new Error(`waited ${this.waitMs} ms for this process's other call computing the value`, { cause: error }))
     // On Redis every failure but Redis's own answer to a wrong command means the server cannot be used now.
-    if (this.store === 'redis' && !(error instanceof ReplyError)) return cacheUnavailable(error)
+    if (this.store === 'redis' && !(error instanceof Error && error.name === 'ReplyError')) return cacheUnavailable(error)
     return error
   }
 }
@@ -353,7 +368,14 @@ async function computed<T>(compute: () => T | Promise<T>): Promise<T> {
   }
 }
 
-function storeParts(options: CacheOptions): { values: ReturnType<typeof bentostore>; locks: LockStore } {
+/** What bentocache and verrou run on, for a store. */
+interface StoreParts {
+  values: ReturnType<typeof bentostore>
+  locks: LockStore
+}
+
+/** The parts of a store; Redis's once its modules have loaded (ioredis takes longer to load than the rest). */
+function storeParts(options: CacheOptions): StoreParts | Promise<StoreParts> {
   switch (options.store) {
     case 'memory':
       return { values: bentostore().useL1Layer(memoryDriver({ maxItems: MEMORY_MAX_ITEMS })), locks: new MemoryLockStore() }
@@ -365,12 +387,15 @@ function storeParts(options: CacheOptions): { values: ReturnType<typeof bentosto
       const driver = { options: {}, factory: (config: object) => new DatabaseDriver(adapter, { ...config, autoCreateTable: false, pruneInterval: false }) }
       return { values: bentostore().useL2Layer(driver), locks: new DatabaseLockStore(database) }
     }
-    case 'redis': {
-      const connection = options.redis
-      if (!connection) throw new Error('The redis cache store needs a Redis client')
-      return { values: bentostore().useL2Layer(redisDriver({ connection })), locks: new RedisStore({ connection }) }
-    }
+    case 'redis':
+      if (!options.redis) throw new Error('The redis cache store needs a Redis client')
+      return redisParts(options.redis)
     default:
       throw new Error(`Unknown cache store "${String(options.store)}": use memory, database or redis`)
   }
+}
+
+async function redisParts(client: Redis | Promise<Redis>): Promise<StoreParts> {
+  const [{ redisDriver }, { RedisStore }, connection] = await Promise.all([import('bentocache/drivers/redis'), import('@verrou/core/drivers/redis'), client])
+  return { values: bentostore().useL2Layer(redisDriver({ connection })), locks: new RedisStore({ connection }) }
 }

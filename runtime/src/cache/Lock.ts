@@ -21,21 +21,24 @@ export type StoreGuard = <T>(work: () => Promise<T>) => Promise<T>
  * ```
  */
 export class Lock {
+  private opened: Promise<VerrouLock> | undefined
+
   constructor(
     /** The lock's name, as given to `cache().lock(name)`. */
     readonly name: string,
-    private readonly lock: VerrouLock,
+    private readonly ownerToken: string,
+    private readonly open: () => Promise<VerrouLock>,
     private readonly guard: StoreGuard,
   ) {}
 
-  /** The owner's token: random per lock, or the one given to `restoreLock`. */
+  /** The owner's token: a random UUID per lock, or the one given to `restoreLock`. */
   owner(): string {
-    return this.lock.getOwner()
+    return this.ownerToken
   }
 
   /** Takes the lock if nobody holds it, without waiting: true when this owner now holds it. */
   get(): Promise<boolean> {
-    return this.guard(() => this.lock.acquireImmediately())
+    return this.guard(async () => (await this.lock()).acquireImmediately())
   }
 
   /**
@@ -68,7 +71,7 @@ export class Lock {
   async block(seconds: number): Promise<true>
   async block<T>(seconds: number, work: () => T | Promise<T>): Promise<T>
   async block<T>(seconds: number, work?: () => T | Promise<T>): Promise<T | true> {
-    const acquired = await this.guard(() => this.lock.acquire({ retry: { timeout: seconds * 1000, delay: BLOCK_RETRY_MS } }))
+    const acquired = await this.guard(async () => (await this.lock()).acquire({ retry: { timeout: seconds * 1000, delay: BLOCK_RETRY_MS } }))
     if (!acquired) throw new LockTimeoutError(this.name, seconds)
     if (!work) return true
     try {
@@ -81,7 +84,7 @@ export class Lock {
   /** Releases the lock if this owner holds it: false when it had expired or another owner holds it now. */
   async release(): Promise<boolean> {
     try {
-      await this.guard(() => this.lock.release())
+      await this.guard(async () => (await this.lock()).release())
       return true
     } catch (error) {
       if (error instanceof E_LOCK_NOT_OWNED) return false
@@ -91,17 +94,23 @@ export class Lock {
 
   /** Releases the lock whoever holds it. */
   forceRelease(): Promise<void> {
-    return this.guard(() => this.lock.forceRelease())
+    return this.guard(async () => (await this.lock()).forceRelease())
   }
 
   /** Gives this owner `seconds` more from now; throws when it no longer holds the lock. */
   extend(seconds: number): Promise<void> {
-    return this.guard(() => this.lock.extend(seconds * 1000))
+    return this.guard(async () => (await this.lock()).extend(seconds * 1000))
   }
 
   /** Whether any owner holds the lock now. */
   isLocked(): Promise<boolean> {
-    return this.guard(() => this.lock.isLocked())
+    return this.guard(async () => (await this.lock()).isLocked())
+  }
+
+  /** verrou's lock, made once the store is open (Redis's modules load on first use). */
+  private lock(): Promise<VerrouLock> {
+    this.opened ??= this.open()
+    return this.opened
   }
 
   /** After `run` and `block`: the lock expires anyway, so a store that fails now must not hide the work's result. */

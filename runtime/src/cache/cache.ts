@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import { Container } from '../container/Container.js'
-import { redis } from '../redis/redis.js'
 import { CacheRepository, type CacheStoreName } from './CacheRepository.js'
 
 let shared: CacheRepository | undefined
@@ -32,7 +31,8 @@ export function cache(): CacheRepository {
  */
 export function createCache(store: CacheStoreName): CacheRepository {
   if (store === 'database') return new CacheRepository({ store, database: () => Container.getInstance().make<Kysely<any>>('db') })
-  if (store === 'redis') return new CacheRepository({ store, redis: redis() })
+  // Loaded on first use: ioredis takes longer to load than the rest of the cache, and only the redis store needs it.
+  if (store === 'redis') return new CacheRepository({ store, redis: import('../redis/redis.js').then(({ redis }) => redis()) })
   return new CacheRepository({ store })
 }
 

@@ -50,32 +50,6 @@ export function createRedis(url: string = 'redis://127.0.0.1:6379', env: NodeJS.
   return client
 }
 
-/**
- * Waits until `client` is connected, at most its connect timeout: for the first command after start-up, which would
- * otherwise fail because the connection is still being made. Resolves at once when connected; rejects when Redis did
- * not answer in time.
- */
-export function redisReady(client: Redis): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve()
-  if (client.status !== 'connecting' && client.status !== 'connect' && client.status !== 'wait') {
-    return Promise.reject(new Error(`Redis is not connected (${client.status})`))
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`Redis did not answer within ${client.options.connectTimeout} ms`)), client.options.connectTimeout)
-    const onReady = () => done()
-    const onEnd = () => done(new Error('Redis closed the connection'))
-    function done(error?: Error) {
-      clearTimeout(timer)
-      client.off('ready', onReady)
-      client.off('close', onEnd)
-      if (error) reject(error)
-      else resolve()
-    }
-    client.once('ready', onReady)
-    client.once('close', onEnd)
-  })
-}
-
 /** Closes the shared client (end of a test or of the process); the next `redis()` makes a new one. */
 export function closeRedis(): void {
   shared?.disconnect()

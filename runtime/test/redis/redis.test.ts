@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRedis, redisReady } from '../../src/redis/redis.js'
+import { createRedis } from '../../src/redis/redis.js'
+import { redisReady } from '../../src/redis/redisReady.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
