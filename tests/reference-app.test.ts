@@ -3,8 +3,9 @@
 // from dist/ under `fw start --workers=2 --queue-workers=1 --scheduler` (QUEUE_DRIVER=database) on SQLite and on
 // PostgreSQL, on a real-looking APP_URL (http://shop.example.test:<port>, which Chromium maps to 127.0.0.1), with its
 // mail through a real SMTP server. Chromium walks registration, the verification link, sign-in, an order whose job
-// mails a signed and an absolute link, a password reset, and the scheduler's work; then a code change, a build and
-// SIGHUP must reach every kind of process. This is where subsystems meet: each new one joins this test.
+// mails a signed and an absolute link, a password reset, the scheduler's work (a row, and a CSV file the queue worker
+// stores and the web workers serve), a count kept in the cache (the database store; Redis on PostgreSQL); then a code
+// change, a build and SIGHUP must reach every kind of process. This is where subsystems meet: each new one joins this test.
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabase } from '../runtime/src/database/createDatabase.js'
 import { freePort } from '../runtime/test/support/freePort.js'
 import { startPostgres, type TestPostgres } from '../runtime/test/support/postgres.js'
+import { startRedis, type TestRedis } from '../runtime/test/support/redis.js'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../runtime/test/support/smtpServer.js'
 import { copyFixture } from './support/copyFixture.js'
 import { installedApp, type InstalledApp } from './support/installedApp.js'
@@ -43,6 +45,7 @@ const GENERATORS = [
 
 let app: InstalledApp
 let postgres: TestPostgres
+let redis: TestRedis
 let smtp: TestSmtpServer
 let browser: Browser
 /** The `fw start` of the database being walked; the reload step uses PostgreSQL's. */
@@ -157,7 +160,8 @@ async function startShop(database: 'sqlite' | 'postgres'): Promise<void> {
       MAIL_MAILER: 'smtp',
       MAIL_URL: smtp.url,
       MAIL_FROM: 'The Shop <shop@example.test>',
-      ...(database === 'postgres' ? { DATABASE_URL: postgres.url } : {}),
+      // On PostgreSQL the cache (and its locks) are on Redis, as an app that outgrows one machine has them.
+      ...(database === 'postgres' ? { DATABASE_URL: postgres.url, CACHE_STORE: 'redis', REDIS_URL: redis.url } : {}),
     },
   })
   running = { server, appUrl, port, database }
@@ -289,6 +293,13 @@ async function walk(email: string): Promise<void> {
     return true
   })
 
+  // The cache (the database store on SQLite, Redis on PostgreSQL) is shared by both web workers: GET /api/products
+  // counts its views with cache().increment, and answers on connections of their own (spread over the workers) count
+  // on from one another, where a per-process cache would repeat numbers.
+  const views: number[] = []
+  for (let i = 0; i < 8; i++) views.push((JSON.parse((await get('/api/products')).body) as { views: number }).views)
+  expect(views, 'views counted by cache().increment across both workers').toEqual(views.map((_, i) => views[0]! + i))
+
   // Forgot password, from a browser that is signed out: the mail's link is reset in Chromium, by the reset page's form.
   const guest = await browser.newContext()
   try {
@@ -322,9 +333,10 @@ async function walk(email: string): Promise<void> {
 
 describe('the reference application (tests/fixtures/shop) deployed as users ship it', () => {
   beforeAll(async () => {
-    ;[app, postgres, smtp, browser] = await Promise.all([
+    ;[app, postgres, redis, smtp, browser] = await Promise.all([
       installedApp({ template: 'api' }),
       startPostgres(),
+      startRedis(),
       startSmtpServer(),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
     ])
@@ -334,6 +346,7 @@ describe('the reference application (tests/fixtures/shop) deployed as users ship
     await browser?.close()
     await smtp?.close()
     await postgres?.stop()
+    await redis?.stop()
   })
 
   it('is made with the generators and the fixture, migrates on both databases, passes its own tests and tsc, and builds', async () => {
@@ -370,7 +383,7 @@ describe('the reference application (tests/fixtures/shop) deployed as users ship
     }
   })
 
-  it('walks the same on PostgreSQL', async () => {
+  it('walks the same on PostgreSQL, with the cache on Redis', async () => {
     await startShop('postgres')
     await walk('ada@example.com')
   })
