@@ -182,7 +182,8 @@ export class Request<Contract extends RouteContract = RouteContract> {
 
   /**
    * Builds a Request from Node's IncomingMessage, reading and parsing the body
-   * (JSON and `+json`, form-urlencoded, text/plain). Never throws: a body that is too large
+   * (JSON and `+json`, form-urlencoded, text/plain; `multipart/form-data` as it arrives, its large files into
+   * temporary files, within `uploadLimit`). Never throws: a body that is too large
    * or malformed is kept in `bodyError`, and `router.dispatch` answers 413 or 400.
    */
   static async capture(raw: IncomingMessage, options: CaptureOptions = {}): Promise<Request> {
