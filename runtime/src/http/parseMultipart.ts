@@ -18,10 +18,8 @@ export interface MultipartLimits {
   uploadLimit: number
   /** The largest total of the text fields (they are held in memory), in bytes; past it, a 413. */
   fieldsLimit: number
-  /** Where files go once the request's files in memory pass `memoryLimit`. */
+  /** Where files go once the request's files in memory pass `UPLOAD_MEMORY_LIMIT`. */
   folder: UploadFolder
-  /** Bytes of files a request may hold in memory (default 1 MiB). */
-  memoryLimit?: number
 }
 
 /** 1 MiB: a request's files up to this size in all stay in memory; the rest go to temporary files. */
@@ -30,14 +28,14 @@ export const UPLOAD_MEMORY_LIMIT = 1024 * 1024
 /** Parts (fields and files) a body may have: past it, a 413, before a flood of tiny files fills the temp folder. */
 const MAX_PARTS = 1000
 
-/** Thrown for a body over a limit: the caller reads the rest of the body and throws it away before answering. */
-export const TOO_LARGE = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
+/** A body over a limit: the caller reads the rest of the body and throws it away before answering. */
+const TOO_LARGE = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
 const MALFORMED = new HttpError(400, 'Malformed multipart body')
 const UNREADABLE = new HttpError(400, 'Request body could not be read', { headers: { Connection: 'close' } })
 
 /**
  * Reads a `multipart/form-data` body as it arrives, with @fastify/busboy (the parser fastify's own multipart
- * plugin uses): fields into memory, files into memory until the request's files pass `memoryLimit`, then each into
+ * plugin uses): fields into memory, files into memory until the request's files pass `UPLOAD_MEMORY_LIMIT`, then each into
  * a temporary file of `folder`, so that an upload of any size costs about the socket's buffers. The socket is paused
  * while a file is written, so a client cannot send faster than the disk takes it.
  *
@@ -52,7 +50,6 @@ const UNREADABLE = new HttpError(400, 'Request body could not be read', { header
  */
 export function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
-    const memoryLimit = limits.memoryLimit ?? UPLOAD_MEMORY_LIMIT
     let parser: BusboyInstance
     try {
       parser = Busboy({
@@ -60,7 +57,8 @@ export function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): P
         // A part is a file when it has a file name, as browsers and undici's FormData decide; busboy would also take
         // any `application/octet-stream` part for one.
         isPartAFile: (_field, _type, fileName) => fileName !== undefined,
-        limits: { parts: MAX_PARTS, fieldSize: limits.fieldsLimit },
+        // busboy cuts names past 100 bytes by default; the fields limit bounds them instead, as it bounds values.
+        limits: { parts: MAX_PARTS, fieldSize: limits.fieldsLimit, fieldNameSize: limits.fieldsLimit },
       })
     } catch {
       reject(MALFORMED)
@@ -97,7 +95,7 @@ export function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): P
       try {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           size += chunk.length
-          if (handle === undefined && inMemory + chunk.length <= memoryLimit) {
+          if (handle === undefined && inMemory + chunk.length <= UPLOAD_MEMORY_LIMIT) {
             inMemory += chunk.length
             chunks.push(chunk)
             continue
@@ -118,9 +116,9 @@ export function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): P
       return path === undefined ? new UploadedFile(name, type, Buffer.concat(chunks, size)) : new UploadedFile(name, type, { path, size })
     }
 
-    parser.on('field', (rawName, value, _nameTruncated, valueTruncated) => {
-      fieldsSize += Buffer.byteLength(value)
-      if (valueTruncated || fieldsSize > limits.fieldsLimit) return fail(TOO_LARGE)
+    parser.on('field', (rawName, value, nameTruncated, valueTruncated) => {
+      fieldsSize += Buffer.byteLength(rawName) + Buffer.byteLength(value)
+      if (nameTruncated || valueTruncated || fieldsSize > limits.fieldsLimit) return fail(TOO_LARGE)
       add(fields, rawName, value)
     })
     parser.on('file', (rawName, stream, fileName, _encoding, type) => {

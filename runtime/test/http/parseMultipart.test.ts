@@ -111,6 +111,13 @@ describe.each(transports)('multipart bodies read as they arrive, on $name', ({ o
     expect(parsed.files.map((file: { name: string }) => file.name)).toEqual(['été 📷.png'])
   })
 
+  it('keeps a long field name whole (busboy would cut it at 100 bytes)', async () => {
+    const form = new FormData()
+    form.append(`answers[${'q'.repeat(200)}]`, 'yes')
+    const body = await readJson(await server.fetch('/files', { method: 'POST', body: form }))
+    expect(body.fields).toEqual({ [`answers[${'q'.repeat(200)}]`]: 'yes' })
+  })
+
   it('answers 413 to text fields past the body limit (they are held in memory), not to a file as large', async () => {
     const fields = new FormData()
     fields.append('essay', 'x'.repeat(65 * KiB))
