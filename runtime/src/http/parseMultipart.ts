@@ -35,13 +35,13 @@ const UNREADABLE = new HttpError(400, 'Request body could not be read', { header
 
 /**
  * Reads a `multipart/form-data` body as it arrives, with @fastify/busboy (the parser fastify's own multipart
- * plugin uses): fields into memory, files into memory until the request's files pass `UPLOAD_MEMORY_LIMIT`, then each into
- * a temporary file of `folder`, so that an upload of any size costs about the socket's buffers. The socket is paused
- * while a file is written, so a client cannot send faster than the disk takes it.
+ * plugin uses): fields into memory, files into memory until the request's files pass `UPLOAD_MEMORY_LIMIT`, then
+ * each into a temporary file of `folder`, so that an upload of any size costs about the socket's buffers. The
+ * socket is paused while a file is written, so a client cannot send faster than the disk takes it.
  *
- * Rejects with an HttpError: `TOO_LARGE` (413) past a limit, leaving the rest of the body unread for the caller to
- * throw away; 400 for a malformed body or one the client stopped sending. Files written so far stay in `folder`
- * for the caller to discard.
+ * Rejects with an HttpError: 413 past a limit, leaving the rest of the body unread for the caller to throw away;
+ * 400 for a malformed body or one the client stopped sending; 500 when a file cannot be written (a full disk).
+ * Files written so far stay in `folder` for the caller to discard.
  *
  * @example
  * ```ts
