@@ -159,6 +159,22 @@ describe.each(transports)('multipart bodies read as they arrive, on $name', ({ o
     expect(await foldersLeft()).toEqual([])
   })
 
+  it('answers 500 "The upload could not be saved" when the temporary folder cannot be written', async () => {
+    process.env.TMPDIR = join(temp, 'missing', 'folder')
+    try {
+      const form = new FormData()
+      form.append('big', new Blob([bytesOf(2 * MiB)]), 'big.bin')
+      const response = await server.fetch('/files', { method: 'POST', body: form })
+      expect([response.status, await readJson(response)]).toEqual([500, { error: 'The upload could not be saved' }])
+    } finally {
+      process.env.TMPDIR = temp
+    }
+    // The server still takes uploads.
+    const form = new FormData()
+    form.append('big', new Blob([bytesOf(2 * MiB)]), 'big.bin')
+    expect((await server.fetch('/files', { method: 'POST', body: form })).status).toBe(200)
+  })
+
   it('removes the temporary files when the handler fails', async () => {
     const form = new FormData()
     form.append('big', new Blob([bytesOf(2 * MiB)]), 'big.bin')
