@@ -4,7 +4,7 @@ export { Container, type Constructor, type Cradle, type Factory, type Services }
 export { HttpError } from './http/HttpError.js'
 export { readsBoundModels } from './http/boundModels.js'
 export { documented, type MiddlewareDocs, type MiddlewareResponse, type SecurityScheme } from './http/middlewareDocs.js'
-export { DEFAULT_BODY_LIMIT, Request, type CaptureOptions, type Input, type MatchedRoute } from './http/Request.js'
+export { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, Request, type CaptureOptions, type Input, type MatchedRoute } from './http/Request.js'
 export { Response, type CookieOptions, type ResponseContent } from './http/Response.js'
 export { Route } from './routing/Route.js'
 export {

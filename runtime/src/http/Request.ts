@@ -7,6 +7,8 @@ import type { Session } from '../session/Session.js'
 import { bodyToValidate } from './bodyToValidate.js'
 import { HttpError } from './HttpError.js'
 import { parseMultipart } from './parseMultipart.js'
+import { responseOf } from './responseOf.js'
+import { UploadFolder } from './UploadFolder.js'
 import { prefersHtml } from './prefersHtml.js'
 import { randomRequestId } from './randomRequestId.js'
 import type { UploadedFile } from './UploadedFile.js'
@@ -21,9 +23,20 @@ const SAFE_ID = /^[A-Za-z0-9._:@-]{1,128}$/
 /** 1 MiB: the default body limit, as in Laravel's and Express's defaults. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
+/**
+ * 20 MiB: the default limit of a `multipart/form-data` body, as AdonisJS's `bodyparser.multipart.limit`. Its
+ * files go to temporary files as they arrive, so this limit bounds the disk, not the memory.
+ */
+export const DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
+
 export interface CaptureOptions {
-  /** The largest body, in bytes, that is read; past it the request is answered 413. */
+  /**
+   * The largest body, in bytes, that is read; past it the request is answered 413. Of a `multipart/form-data` body,
+   * it bounds the text fields (held in memory), and `uploadLimit` the whole.
+   */
   bodyLimit?: number
+  /** The largest `multipart/form-data` body (files and fields), in bytes (default 20 MiB); past it, a 413. */
+  uploadLimit?: number
 }
 
 export type Input = Record<string, unknown>
@@ -152,6 +165,7 @@ export class Request<Contract extends RouteContract = RouteContract> {
   private rawBody: Buffer = EMPTY
   private parsedBody: unknown = undefined
   private uploadedFiles: Record<string, UploadedFile[]> = NO_FILES
+  private uploadFolder: UploadFolder | undefined
   private parsedCookies: Record<string, string> | undefined
   private requestId: string | undefined = undefined
 
@@ -168,16 +182,53 @@ export class Request<Contract extends RouteContract = RouteContract> {
 
   /**
    * Builds a Request from Node's IncomingMessage, reading and parsing the body
-   * (JSON and `+json`, form-urlencoded, text/plain). Never throws: a body that is too large
+   * (JSON and `+json`, form-urlencoded, text/plain; `multipart/form-data` as it arrives, its large files into
+   * temporary files, within `uploadLimit`). Never throws: a body that is too large
    * or malformed is kept in `bodyError`, and `router.dispatch` answers 413 or 400.
    */
   static async capture(raw: IncomingMessage, options: CaptureOptions = {}): Promise<Request> {
     const request = new Request(raw)
     const length = raw.headers['content-length']
     if ((length !== undefined && length !== '0') || raw.headers['transfer-encoding'] !== undefined) {
-      await request.readBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT)
+      const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+      if (request.isMultipart()) await request.readMultipart(options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT, bodyLimit)
+      else await request.readBody(bodyLimit)
     }
     return request
+  }
+
+  private isMultipart(): boolean {
+    const type = this.raw.headers['content-type']
+    return type !== undefined && type.split(';', 1)[0]!.trim().toLowerCase() === 'multipart/form-data'
+  }
+
+  /**
+   * Parses a multipart body as it arrives (see `parseMultipart`): its large files go to a temporary folder, removed
+   * when the response is done (sent, failed, or its client gone), or by `discardUploads()` where there is no server.
+   */
+  private async readMultipart(limit: number, fieldsLimit: number): Promise<void> {
+    if (Number(this.raw.headers['content-length']) > limit) return new Promise((resolve) => this.drain(resolve))
+    const folder = (this.uploadFolder = new UploadFolder())
+    responseOf(this.raw)?.once('close', () => void folder.discard())
+    const parsing = parseMultipart(this.raw, { uploadLimit: limit, fieldsLimit, folder })
+    folder.hold(parsing)
+    try {
+      const { fields, files } = await parsing
+      this.parsedBody = fields
+      this.uploadedFiles = files
+    } catch (error) {
+      // What the client still sends is read and dropped before the answer, as for a 413 (see drain).
+      const answer = error instanceof HttpError ? error : new HttpError(400, 'Malformed multipart body')
+      return new Promise((resolve) => this.drain(resolve, answer))
+    }
+  }
+
+  /**
+   * Removes the temporary files of this request's uploads. The servers do it when the response is done; call it
+   * where a request is answered without one of them (Fw's test client does). @internal
+   */
+  discardUploads(): Promise<void> {
+    return this.uploadFolder?.discard() ?? Promise.resolve()
   }
 
   private readBody(limit: number): Promise<void> {
@@ -196,10 +247,8 @@ export class Request<Contract extends RouteContract = RouteContract> {
           this.raw.pause()
         } else {
           this.rawBody = Buffer.concat(chunks, size)
-          this.parseBody().then(resolve, () => {
-            this.bodyError = new HttpError(400, 'Malformed multipart body')
-            resolve()
-          })
+          this.parseBody()
+          resolve()
           return
         }
         resolve()
@@ -230,8 +279,8 @@ export class Request<Contract extends RouteContract = RouteContract> {
    * `Expect: 100-continue` itself, so curl -F sends its body too. The server's request timeout (60 s) bounds how
    * long a client may take to send what it declared.
    */
-  private drain(done: () => void): void {
-    this.bodyError = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
+  private drain(done: () => void, error = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })): void {
+    this.bodyError = error
     const raw = this.raw
     if (raw.readableEnded || raw.destroyed) {
       done()
@@ -246,7 +295,7 @@ export class Request<Contract extends RouteContract = RouteContract> {
     raw.resume()
   }
 
-  private async parseBody(): Promise<void> {
+  private parseBody(): void {
     const contentType = this.raw.headers['content-type'] ?? ''
     const type = contentType.split(';', 1)[0]!.trim().toLowerCase()
     if (type === 'application/json' || type.endsWith('+json')) {
@@ -259,10 +308,6 @@ export class Request<Contract extends RouteContract = RouteContract> {
       }
     } else if (type === 'application/x-www-form-urlencoded') {
       this.parsedBody = parseSearchParams(this.rawBody.toString('utf8'))
-    } else if (type === 'multipart/form-data') {
-      const { fields, files } = await parseMultipart(this.rawBody, contentType)
-      this.parsedBody = fields
-      this.uploadedFiles = files
     }
   }
 
@@ -511,12 +556,12 @@ export class Request<Contract extends RouteContract = RouteContract> {
     return this.parsedBody
   }
 
-  /** The body as text (UTF-8), as received. */
+  /** The body as text (UTF-8), as received (empty for a multipart body: it is parsed as it arrives, never kept). */
   content(): string {
     return this.rawBody.toString('utf8')
   }
 
-  /** The body's bytes as received: for binary uploads and signatures over the exact body. */
+  /** The body's bytes as received: for binary uploads and signatures over the exact body (empty for a multipart one). */
   buffer(): Buffer {
     return this.rawBody
   }

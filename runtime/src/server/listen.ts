@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
+import { linkResponse } from '../http/responseOf.js'
 import type { Router } from '../routing/Router.js'
 import { createRequestHandler, guardListener, type GuardedListener, type RequestListener } from './createRequestHandler.js'
 
@@ -10,6 +11,8 @@ export interface ServeOptions {
   host?: string
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number
+  /** Largest `multipart/form-data` body in bytes (default 20 MiB): see `CaptureOptions.uploadLimit`. */
+  uploadLimit?: number
   /** Stop gracefully and exit 0 on SIGTERM and SIGINT (default true). */
   handleSignals?: boolean
   /** Milliseconds a client has to send the request headers (default 20 s). */
@@ -52,7 +55,7 @@ export class PortInUseError extends Error {
 
 /** The app's listener, guarded: it never throws or rejects, so the servers need no guard of their own. */
 export function toListener(target: Router | RequestListener, options: ServeOptions): GuardedListener {
-  return guardListener(typeof target === 'function' ? target : createRequestHandler(target, { bodyLimit: options.bodyLimit }))
+  return guardListener(typeof target === 'function' ? target : createRequestHandler(target, { bodyLimit: options.bodyLimit, uploadLimit: options.uploadLimit }))
 }
 
 /**
@@ -78,6 +81,8 @@ export function listen(server: Server, listener: GuardedListener, options: Serve
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // While draining, every answer tells the client not to reuse the connection; Node ends it after the response.
     if (closing) res.setHeader('Connection', 'close')
+    // So that a request's temporary upload files go when its response closes (see Request.readMultipart).
+    linkResponse(req, res)
     answer(req, res)
   })
 

@@ -11,6 +11,11 @@ export interface PutOptions {
   visibility?: Visibility
   /** The media type stored with the file (S3 serves it as `Content-Type`). */
   contentType?: string
+  /**
+   * `putStream` only: the stream's length in bytes, when known (an upload on disk). S3 then takes the file in one
+   * request as it is read, instead of in 5 MiB parts held in memory.
+   */
+  contentLength?: number
 }
 
 export interface ListOptions {

@@ -25,6 +25,9 @@ export interface S3DiskOptions {
 /** Parts of a stream upload: S3's smallest part is 5 MiB; four go up at once (at most 20 MiB in memory). */
 const PART_SIZE = 5 * 1024 * 1024
 
+/** 5 GiB: the largest object S3 takes in one PutObject. */
+const MAX_PUT_SIZE = 5 * 1024 ** 3
+
 /**
  * Files in an S3 bucket, on AWS or any S3-compatible service, through the AWS SDK v3 (loaded on first use: see
  * `loadS3Sdk`). Visibility is the object's ACL (`public-read` or `private`); `signedUrl` is a presigned GET.
@@ -77,6 +80,13 @@ export class S3Disk implements Disk {
     const Key = storageKey(key)
     const Body = source instanceof Readable ? source : Readable.from(source as AsyncIterable<Uint8Array>)
     const client = this.client
+    const { contentLength } = options
+    if (contentLength !== undefined && contentLength <= MAX_PUT_SIZE) {
+      // A known length goes in one PutObject, read from the stream as it is sent: nothing is held in memory.
+      const put = new this.sdk.client.PutObjectCommand({ Bucket: this.options.bucket, Key, Body, ContentLength: contentLength, ...this.putFields(options) })
+      await this.run(key, client.send(put))
+      return
+    }
     // lib-storage's Upload sends a stream of unknown length in parts (a plain PutObject needs the length up front).
     const upload = new this.sdk.storage.Upload({ client, params: { Bucket: this.options.bucket, Key, Body, ...this.putFields(options) }, partSize: PART_SIZE, queueSize: 4 })
     await upload.done().catch((error: unknown) => Promise.reject(this.explained(error, key)))

@@ -44,7 +44,7 @@ export class TestClient {
   /** The sign-in `actingAs` started: the next request waits for it. */
   private signingIn: Promise<void> | undefined
 
-  /** `options.bodyLimit`: the largest body read, as the server's option of that name (default 1 MiB). */
+  /** `options.bodyLimit`, `options.uploadLimit`: the largest bodies read, as the server's options of those names. */
   constructor(
     private readonly router: Router,
     private readonly options: CaptureOptions = {},
@@ -135,7 +135,8 @@ export class TestClient {
     const request = await Request.capture(incomingMessage(web.method, path, headers, body), this.options)
     const response = await this.router.dispatch(request)
     this.keepCookies(response)
-    return toWebResponse(response, web.method === 'HEAD')
+    // As a server does once the response is sent: the temporary files of the request's uploads go.
+    return toWebResponse(response, web.method === 'HEAD').finally(() => request.discardUploads())
   }
 
   private keepCookies(response: Response): void {

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Container } from '../../src/container/Container.js'
 import { Response } from '../../src/http/Response.js'
+import { UploadedFile } from '../../src/http/UploadedFile.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { LocalDisk } from '../../src/storage/LocalDisk.js'
@@ -98,5 +99,33 @@ describe.each(servers)('UploadedFile.store over $name', ({ start }) => {
       expect(response.status).toBe(404)
       expect(await readJson(response)).toEqual({ error: 'File not found' })
     }
+  })
+})
+
+describe('an UploadedFile on disk (a large upload, in its temporary file)', () => {
+  const folder = () => mkdtempSync(join(root, 'on-disk-'))
+
+  it('moveTo renames the temporary file once, then copies from where it went; bytes(), stream() and store() follow it', async () => {
+    const here = folder()
+    const temporary = join(here, 'upload-1')
+    writeFileSync(temporary, IMAGE)
+    const file = new UploadedFile('photo.png', 'image/png', { path: temporary, size: IMAGE.length })
+
+    const first = await file.moveTo(join(here, 'a', 'photo.png'))
+    expect(existsSync(temporary)).toBe(false)
+    const second = await file.moveTo(join(here, 'b', 'photo.png'))
+    expect(readFileSync(first).equals(IMAGE) && readFileSync(second).equals(IMAGE)).toBe(true)
+
+    expect(file.bytes().equals(IMAGE)).toBe(true)
+    const streamed: Buffer[] = []
+    for await (const chunk of file.stream()) streamed.push(chunk as Buffer)
+    expect(Buffer.concat(streamed).equals(IMAGE)).toBe(true)
+    const key = await file.store('photos', { disk: 'local' })
+    expect((await storage.disk('local').getBytes(key)).equals(IMAGE)).toBe(true)
+  })
+
+  it('keeps the name, type and size it was given', () => {
+    const file = new UploadedFile('report.pdf', '', { path: '/nowhere', size: 12 })
+    expect([file.name, file.type, file.size]).toEqual(['report.pdf', 'application/octet-stream', 12])
   })
 })

@@ -30,7 +30,7 @@ describe.each(transports)('uploads and binary bodies on $name', ({ open: openApp
       }, 201)
     })
     router.post('/raw', (request) => Response.json({ hex: request.buffer().toString('hex'), length: request.buffer().length }))
-    server = await openApp(router, { bodyLimit: 64 * 1024 })
+    server = await openApp(router, { bodyLimit: 64 * 1024, uploadLimit: 64 * 1024 })
   })
   afterAll(() => server.close())
 
@@ -54,7 +54,7 @@ describe.each(transports)('uploads and binary bodies on $name', ({ open: openApp
     expect(readFileSync(body.saved).equals(IMAGE)).toBe(true)
   })
 
-  it('answers 413 to an upload over the body limit, and 400 to a malformed multipart body', async () => {
+  it('answers 413 to an upload over the upload limit, and 400 to a malformed multipart body', async () => {
     const big = new FormData()
     big.append('photo', new Blob([Buffer.alloc(100 * 1024, 1)]), 'big.bin')
     const tooLarge = await server.fetch('/photos', { method: 'POST', body: big })

@@ -79,6 +79,19 @@ describe('S3Disk on a real S3-compatible server (s3rver)', () => {
     expect(same).toBe(true)
   })
 
+  it('stores a stream of known length over 5 MiB in one PutObject, as it is read', async () => {
+    const chunk = Buffer.alloc(100_000)
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 7) % 251
+    const chunks = 70 // 7 MB, as an upload on disk: UploadedFile.store gives its size
+    const source = Readable.from((function* () { for (let i = 0; i < chunks; i++) yield chunk })())
+    await disk.putStream('uploads/known.bin', source, { contentLength: chunks * chunk.length, contentType: 'application/pdf' })
+
+    expect(sent.map((request) => [request.method, request.headers['content-length']])).toEqual([['PUT', String(chunks * chunk.length)]])
+    expect(sent[0]!.headers['content-type']).toBe('application/pdf')
+    const stored = await disk.getBytes('uploads/known.bin')
+    expect(stored.equals(Buffer.concat(Array(chunks).fill(chunk)))).toBe(true)
+  })
+
   it("turns off the SDK's default checksums on an S3-compatible endpoint: a raw stream body is stored as sent", async () => {
     // Since 2025 the SDK frames a stream body as aws-chunked with a trailing CRC32 unless told WHEN_REQUIRED; S3-compatible
     // servers store the framing as part of the file, or refuse it (s3rver: 400). Store-from-a-temporary-file relies on this.

@@ -47,7 +47,7 @@ export const transports = [
   {
     name: 'testClient (in process)',
     async open(router: Router, options: ServeOptions = {}): Promise<OpenApp> {
-      const client = testClient(router, { bodyLimit: options.bodyLimit })
+      const client = testClient(router, { bodyLimit: options.bodyLimit, uploadLimit: options.uploadLimit })
       return { fetch: (path, init) => client.fetch(path, init), close: async () => {} }
     },
   },
