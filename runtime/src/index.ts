@@ -85,3 +85,4 @@ export type { RateLimitCount, RateLimitStore } from './ratelimit/RateLimitStore.
 export { DatabaseRateLimitStore } from './ratelimit/DatabaseRateLimitStore.js'
 export { RedisRateLimitStore } from './ratelimit/RedisRateLimitStore.js'
 export { maintenanceMode, type MaintenanceOptions } from './middleware/maintenanceMode.js'
+export { checkHealth, type HealthReport, type ServiceState } from './health/checkHealth.js'
