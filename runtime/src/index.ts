@@ -83,4 +83,6 @@ export { Limit, type LimitResponse, type RateLimitHeaders } from './ratelimit/Li
 export { RateLimiter, type LimiterCallback, type RateLimitResult } from './ratelimit/RateLimiter.js'
 export type { RateLimitCount, RateLimitStore } from './ratelimit/RateLimitStore.js'
 export { DatabaseRateLimitStore } from './ratelimit/DatabaseRateLimitStore.js'
+export { RedisRateLimitStore } from './ratelimit/RedisRateLimitStore.js'
 export { maintenanceMode, type MaintenanceOptions } from './middleware/maintenanceMode.js'
+export { checkHealth, type HealthReport, type ServiceState } from './health/checkHealth.js'

@@ -29,7 +29,8 @@ const DOCS = {
  * Every answer within the limit carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` (of the tightest limit when
  * there are several); past it, the answer is 429 `{"error":"Too Many Requests"}` with `Retry-After` and
  * `X-RateLimit-Reset` (or the limit's own `response`), and the handler does not run. Counted in the application's
- * database, so that every process shares the count. An unknown limiter name throws here, at startup.
+ * database (on Redis when `CACHE_STORE=redis`), so that every process shares the count; a store that cannot answer
+ * gives 503, never a free pass. An unknown limiter name throws here, at startup.
  *
  * @example
  * ```ts

@@ -6,8 +6,8 @@ export interface RateLimitCount {
 
 /**
  * Where rate-limit counters live: shared by every process and machine of the application. Fw's default is the
- * application's database (`DatabaseRateLimitStore`); a cache store (Redis: `INCR` and `PEXPIRE … NX` in one `MULTI`)
- * implements the same two methods and is given to `RateLimiter.useStore()`.
+ * application's database (`DatabaseRateLimitStore`); with `CACHE_STORE=redis`, Redis (`RedisRateLimitStore`). Another
+ * store implements the same two methods and is given to `RateLimiter.useStore()`.
  */
 export interface RateLimitStore {
   /**

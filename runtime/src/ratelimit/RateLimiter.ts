@@ -2,6 +2,7 @@ import type { Request } from '../http/Request.js'
 import { DatabaseRateLimitStore } from './DatabaseRateLimitStore.js'
 import type { Limit } from './Limit.js'
 import type { RateLimitCount, RateLimitStore } from './RateLimitStore.js'
+import { RedisRateLimitStore } from './RedisRateLimitStore.js'
 
 /** What a named limiter gives for a request: one limit, or several that must all hold. */
 export type LimiterCallback = (request: Request) => Limit | readonly Limit[] | Promise<Limit | readonly Limit[]>
@@ -19,7 +20,7 @@ export interface RateLimitResult extends RateLimitCount {
  * The application's rate limiters, as Laravel's `RateLimiter` facade: named limiters that routes use through the
  * `throttle` middleware (`.middleware('throttle:api')`), and counting by hand for what is not a route (a job, a mail
  * per user). Limiters are defined in `bootstrap/app.ts`; every counter lives in the store, the application's database
- * by default, so that every process and machine shares it.
+ * by default (Redis when `CACHE_STORE=redis`), so that every process and machine shares it.
  *
  * @example
  * ```ts
@@ -49,12 +50,15 @@ export class RateLimiter {
     return RateLimiter.limiters.get(name)
   }
 
-  /** Where the counters live: the application's database unless `useStore` gave another. */
+  /**
+   * Where the counters live: the one `useStore` gave, else Redis when `CACHE_STORE=redis` (read on the first count,
+   * after .env has loaded), else the application's database.
+   */
   static get store(): RateLimitStore {
-    return (RateLimiter.current ??= new DatabaseRateLimitStore())
+    return (RateLimiter.current ??= process.env.CACHE_STORE === 'redis' ? new RedisRateLimitStore() : new DatabaseRateLimitStore())
   }
 
-  /** Counts in another store from now on (a cache store such as Redis); `undefined` goes back to the database. */
+  /** Counts in another store from now on; `undefined` goes back to the default (Redis or the database, as above). */
   static useStore(store: RateLimitStore | undefined): void {
     RateLimiter.current = store
   }

@@ -209,6 +209,29 @@ export class S3Disk implements Disk {
     return publicRead ? 'public' : 'private'
   }
 
+  /**
+   * Checks that the bucket answers and that the credentials may use it, with one `HeadBucket` that gives up after
+   * `timeoutMs`: what `/health` asks of the default disk. Throws why not.
+   *
+   * @example
+   * ```ts
+   * await new S3Disk(s3DiskConfig()).ping(2000)
+   * ```
+   */
+  async ping(timeoutMs: number): Promise<void> {
+    try {
+      await this.client.send(new this.sdk.client.HeadBucketCommand({ Bucket: this.options.bucket }), { abortSignal: AbortSignal.timeout(timeoutMs) })
+    } catch (error) {
+      const name = (error as { name?: string } | undefined)?.name
+      // A HEAD has no body: a missing bucket is a bare 404, a refused key a bare 403.
+      const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode
+      if (name === 'TimeoutError' || name === 'AbortError') throw new Error(`The ${this.name} disk's bucket "${this.options.bucket}" did not answer within ${timeoutMs} ms`, { cause: error })
+      if (status === 404) throw new Error(`The ${this.name} disk's bucket "${this.options.bucket}" does not exist (AWS_BUCKET)`, { cause: error })
+      if (status === 403) throw new Error(`The ${this.name} disk may not use its bucket "${this.options.bucket}" (403): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`, { cause: error })
+      throw this.explained(error, '')
+    }
+  }
+
   private putFields(options: PutOptions): { ACL?: 'public-read' | 'private'; ContentType?: string } {
     if (options.visibility !== undefined) this.needsAcl('put with a visibility')
     return {

@@ -7,11 +7,13 @@ import { Response } from '../../src/http/Response.js'
 import { throttle } from '../../src/middleware/throttle.js'
 import { Limit } from '../../src/ratelimit/Limit.js'
 import { RateLimiter } from '../../src/ratelimit/RateLimiter.js'
+import { closeRedis, redis } from '../../src/redis/redis.js'
 import { Router } from '../../src/routing/Router.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { serve } from '../../src/server/serve.js'
 import { serveNode } from '../../src/server/serveNode.js'
 import { databases, useNotesDatabase } from '../support/notesDatabase.js'
+import { startRedis, type TestRedis } from '../support/redis.js'
 import { listenOn } from '../support/servers.js'
 
 // Starting PostgreSQL for a block can take more than the default 10 s on a busy machine.
@@ -154,6 +156,98 @@ describe.each(databases)('throttle on $name, over a real socket', ({ name }) => 
     expect(handled).toHaveLength(3)
     const { rows } = await sql<{ hits: number }>`select hits from fw_rate_limits`.execute(store.database())
     expect(rows.map((row) => Number(row.hits))).toEqual([40])
+  })
+})
+
+describe('throttle on Redis (CACHE_STORE=redis), over a real socket', () => {
+  let redisServer: TestRedis
+  let server: RunningServer
+  beforeAll(async () => {
+    redisServer = await startRedis()
+    vi.stubEnv('CACHE_STORE', 'redis')
+    vi.stubEnv('REDIS_URL', redisServer.url)
+    vi.stubEnv('REDIS_TIMEOUT_MS', '300')
+    RateLimiter.useStore(undefined)
+    RateLimiter.for('burst', () => Limit.perSecond(2))
+    server = await listenOn(serve, routes(new Router(Container.getInstance())))
+  })
+  afterAll(async () => {
+    await server?.close()
+    closeRedis()
+    await redisServer?.stop()
+    vi.unstubAllEnvs()
+    RateLimiter.useStore(undefined)
+  })
+  afterEach(async () => {
+    handled.length = 0
+    await redis().flushdb().catch(() => undefined)
+  })
+
+  const get = (path: string) => fetch(`${server.url}${path}`)
+
+  it('counts on Redis: 429 with Retry-After past the limit, and of 50 requests sent together against 3 a minute, 3 get through', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get('/inline')))
+    const statuses = answers.map((response) => response.status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(3)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(47)
+    expect(handled).toHaveLength(3)
+    const refused = answers.find((response) => response.status === 429)!
+    expect(await refused.json()).toEqual({ error: 'Too Many Requests' })
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(58)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
+    // The count is Redis's, not this process's nor the database's.
+    const [key] = await redis().keys('fw:ratelimit:*')
+    expect(await redis().get(key!)).toBe('50')
+  })
+
+  it('a window that has ended starts again', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)))
+    expect((await get('/burst')).status).toBe(200)
+    expect((await get('/burst')).status).toBe(200)
+    const refused = await get('/burst')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const again = await get('/burst')
+    expect(again.status).toBe(200)
+    expect(again.headers.get('x-ratelimit-remaining')).toBe('1')
+  })
+
+  it('answers 503 at once while Redis is down (the handler does not run), and counts again once it is back', async () => {
+    expect((await get('/inline')).status).toBe(200)
+    await redisServer.kill()
+    const started = Date.now()
+    const down = await get('/inline')
+    expect(down.status).toBe(503)
+    expect(await down.json()).toEqual({ error: 'Service Unavailable' })
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(handled).toHaveLength(1)
+    // Unthrottled routes do not need Redis.
+    expect((await get('/unthrottled')).status).toBe(200)
+
+    await redisServer.start()
+    const deadline = Date.now() + 10_000
+    let status = 503
+    while (status === 503 && Date.now() < deadline) {
+      status = (await get('/inline')).status
+      if (status === 503) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(status).toBe(200)
+  }, 20_000)
+
+  it('answers 503 within the deadline while Redis hangs, not a hang', async () => {
+    await get('/inline') // connected
+    redisServer.pause()
+    try {
+      const started = Date.now()
+      const hung = await get('/inline')
+      expect(hung.status).toBe(503)
+      expect(Date.now() - started).toBeLessThan(1500)
+    } finally {
+      redisServer.resume()
+    }
   })
 })
 

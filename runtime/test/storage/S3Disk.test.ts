@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -231,5 +233,29 @@ describe('S3Disk on a real S3-compatible server (s3rver)', () => {
     await expect(noBucket.put('a.txt', 'a')).rejects.toThrow('The s3 disk\'s bucket "no-such-bucket" does not exist (AWS_BUCKET)')
     const wrongSecret = new S3Disk({ ...s3.options, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'wrong' } })
     await expect(wrongSecret.put('a.txt', 'a')).rejects.toThrow("The s3 disk's credentials were refused (SignatureDoesNotMatch): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+  })
+
+  it('ping: one HeadBucket; a missing bucket, refused keys and a server that never answers each say why, within the deadline', async () => {
+    await disk.ping(2000)
+    expect(sent.map((request) => `${request.method} ${request.path}`)).toEqual([`HEAD /${s3.bucket}`])
+    const noBucket = new S3Disk({ ...s3.options, bucket: 'no-such-bucket' })
+    withS3rverListFix(noBucket.client)
+    await expect(noBucket.ping(2000)).rejects.toThrow('The s3 disk\'s bucket "no-such-bucket" does not exist (AWS_BUCKET)')
+    const wrongSecret = new S3Disk({ ...s3.options, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'wrong' } })
+    withS3rverListFix(wrongSecret.client)
+    await expect(wrongSecret.ping(2000)).rejects.toThrow('The s3 disk may not use its bucket "fw-test" (403): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY')
+
+    // A server that takes the connection and never answers.
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    try {
+      const hung = new S3Disk({ ...s3.options, endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` })
+      const started = Date.now()
+      await expect(hung.ping(300)).rejects.toThrow('The s3 disk\'s bucket "fw-test" did not answer within 300 ms')
+      expect(Date.now() - started).toBeLessThan(1500)
+    } finally {
+      silent.closeAllConnections()
+      silent.close()
+    }
   })
 })

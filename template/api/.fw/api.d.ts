@@ -599,7 +599,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers */
+            /** @description The services answer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -610,6 +610,16 @@ export interface operations {
                         status: "healthy" | "unhealthy";
                         /** @enum {string} */
                         database: "up" | "down";
+                        /**
+                         * @description Redis, when CACHE_STORE=redis
+                         * @enum {string}
+                         */
+                        cache?: "up" | "down";
+                        /**
+                         * @description The bucket, when FILESYSTEM_DISK=s3
+                         * @enum {string}
+                         */
+                        storage?: "up" | "down";
                         /** @description Unix seconds */
                         timestamp: number;
                     };
@@ -617,7 +627,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The database does not answer */
+            /** @description A service does not answer */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -628,6 +638,16 @@ export interface operations {
                         status: "healthy" | "unhealthy";
                         /** @enum {string} */
                         database: "up" | "down";
+                        /**
+                         * @description Redis, when CACHE_STORE=redis
+                         * @enum {string}
+                         */
+                        cache?: "up" | "down";
+                        /**
+                         * @description The bucket, when FILESYSTEM_DISK=s3
+                         * @enum {string}
+                         */
+                        storage?: "up" | "down";
                         /** @description Unix seconds */
                         timestamp: number;
                     };

@@ -27,7 +27,7 @@ Route.post('/users', [UserController, 'store'])
 Route.put('/users/{id}', [UserController, 'update']).body(userInput).returns(200, z.object({ updated: z.string() }), 'The id of the user updated')
 Route.delete('/users/{id}', [UserController, 'destroy']).returns(200, z.object({ deleted: z.string() }), 'The id of the user deleted')
 
-Route.get('/health', [HealthController, 'show']).returns(200, health, 'The database answers').returns(503, health, 'The database does not answer')
+Route.get('/health', [HealthController, 'show']).returns(200, health, 'The services answer').returns(503, health, 'A service does not answer')
 Route.get('/download', [DownloadController, 'show']).returns(200, 'text/plain', 'A sample file, as an attachment')
 
 Route.group({ prefix: '/api' }, () => {
