@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import type { Readable } from 'node:stream'
-import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy'
+import type { BusboyConstructor, BusboyHeaders, BusboyInstance } from '@fastify/busboy'
 import { HttpError } from './HttpError.js'
 import type { UploadFolder } from './UploadFolder.js'
 import { UploadedFile } from './UploadedFile.js'
@@ -28,6 +28,9 @@ export const UPLOAD_MEMORY_LIMIT = 1024 * 1024
 /** Parts (fields and files) a body may have: past it, a 413, before a flood of tiny files fills the temp folder. */
 const MAX_PARTS = 1000
 
+/** @fastify/busboy, loaded by the first multipart body: an app that takes none starts without it (30 ms and more). */
+let busboy: Promise<{ Busboy: BusboyConstructor }> | undefined
+
 /** A body over a limit: the caller reads the rest of the body and throws it away before answering. */
 const TOO_LARGE = new HttpError(413, 'Payload Too Large', { headers: { Connection: 'close' } })
 const MALFORMED = new HttpError(400, 'Malformed multipart body')
@@ -48,7 +51,8 @@ const UNREADABLE = new HttpError(400, 'Request body could not be read', { header
  * const { fields, files } = await parseMultipart(req, { uploadLimit: 20 * 1024 * 1024, fieldsLimit: 1024 * 1024, folder })
  * ```
  */
-export function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): Promise<MultipartBody> {
+export async function parseMultipart(raw: IncomingMessage, limits: MultipartLimits): Promise<MultipartBody> {
+  const { Busboy } = await (busboy ??= import('@fastify/busboy'))
   return new Promise((resolve, reject) => {
     let parser: BusboyInstance
     try {
