@@ -45,7 +45,7 @@ const ratio = (value, base) => (value != null && base ? value / base : null)
  * The targets: each paired comparison that has one, judged on its paired median (the ratio of the servers measured one
  * after another beside it, as `alone`); and no error, non-2xx or wrong answer from any Fw server.
  */
-export function cacheTargets(summary, pairs, comparisons) {
+export function cacheTargets(summary, pairs, comparisons, pairedFailures = []) {
   const list = []
   for (const comparison of comparisons.filter((entry) => entry.target)) {
     const [b, a] = comparison.key.split('/')
@@ -59,6 +59,9 @@ export function cacheTargets(summary, pairs, comparisons) {
   const measured = fw.filter(([, entry]) => entry.cases.cached)
   const problems = measured.reduce((sum, [, entry]) => sum + entry.cases.cached.errors + entry.cases.cached.non2xx + entry.cases.cached.mismatches, 0)
   list.push({ name: 'Fw errors, non-2xx and wrong answers under load', value: measured.length ? problems : null, target: '0', met: measured.length ? problems === 0 : null })
+  // A paired round's errors are not in the summary: each one with any is a failure of its own (paired.mjs).
+  const failed = pairedFailures.filter((failure) => failure.server.startsWith('fw')).length
+  if (pairs.length) list.push({ name: 'Fw paired rounds with errors, non-2xx or wrong answers', value: failed, target: '0', met: failed === 0 })
   return list
 }
 
@@ -112,10 +115,12 @@ export async function runCacheSuite(opts, { tool, pin, log }) {
     const comparisons = opts.pairedRounds > 0 ? cacheComparisons(servers) : []
     if (comparisons.length > 0 && !pin.pinned) log('Paired measurement skipped: it needs the servers and the load pinned to separate cores.')
     let paired = []
+    const pairedFailures = []
     if (comparisons.length > 0 && pin.pinned) {
       log(`Paired: ${comparisons.length} comparison(s), ${opts.pairedRounds} round(s) of ${opts.duration} s`)
       const measured = await measurePairs({ ...opts, pairs: comparisons, rounds: opts.pairedRounds, check: true, tool, pin, log })
       failures.push(...measured.failures)
+      pairedFailures.push(...measured.failures)
       paired = summarizePairs(measured.samples, comparisons).map((entry, i) => ({ ...entry, target: comparisons[i].target ?? null }))
     }
     const load = tool.name === 'wrk' ? `wrk -c${Math.max(1, Math.floor(opts.connections / 2))}` : 'autocannon'
@@ -123,7 +128,7 @@ export async function runCacheSuite(opts, { tool, pin, log }) {
     return {
       summary,
       paired,
-      goals: cacheTargets(summary, paired, cacheComparisons(servers)),
+      goals: cacheTargets(summary, paired, cacheComparisons(servers), pairedFailures),
       failures,
       loadAverage: run.loadAverage,
       tables,
