@@ -276,6 +276,8 @@ async function main() {
       void stopAll()
         .then(stopDatabases)
         .then(stopRedisServers)
+        // A server the run started while the first stopAll waited (the next of a pair) is stopped too.
+        .then(stopAll)
         .finally(() => process.exit(code))
     })
   }

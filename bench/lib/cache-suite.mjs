@@ -99,6 +99,9 @@ export async function runCacheSuite(opts, { tool, pin, log }) {
   const failures = []
   const redis = opts.servers.some((server) => server.store === 'redis') ? await startRedis({ wrap: pin.wrap, log }) : null
   const folder = opts.servers.some((server) => server.store === 'database') ? mkdtempSync('/tmp/fw-bench-cache-') : null
+  // An interrupted run exits from its signal handler: the SQLite file goes then too.
+  const removeFolder = () => folder && rmSync(folder, { recursive: true, force: true })
+  process.once('exit', removeFolder)
   try {
     const servers = opts.servers.map((server) => {
       const env = { ...server.env }
@@ -136,6 +139,7 @@ export async function runCacheSuite(opts, { tool, pin, log }) {
     }
   } finally {
     await redis?.stop()
-    if (folder) rmSync(folder, { recursive: true, force: true })
+    process.off('exit', removeFolder)
+    removeFolder()
   }
 }
