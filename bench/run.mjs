@@ -8,25 +8,30 @@ import { CASES, ROUTE_COUNTS } from './lib/cases.mjs'
 import { stopDatabases } from './lib/database.mjs'
 import { DB_CASES } from './lib/db-cases.mjs'
 import { runDbSuite } from './lib/db-suite.mjs'
+import { runCacheSuite } from './lib/cache-suite.mjs'
+import { stopRedisServers } from './lib/redis.mjs'
 import { QUEUE_PARTICIPANTS, runQueueSuite } from './lib/queue-suite.mjs'
 import { runTypesSuite } from './lib/types-suite.mjs'
 import { measure } from './lib/harness.mjs'
 import { comparisons, measurePairs } from './lib/paired.mjs'
 import { formatPairs, formatTables, formatTargets, summarize, summarizePairs, targets } from './lib/report.mjs'
 import { stopAll } from './lib/server-process.mjs'
-import { dbServerList, serverList } from './lib/servers.mjs'
+import { cacheServerList, dbServerList, serverList } from './lib/servers.mjs'
 import { BENCH_DIR, BenchError, ensurePeers, ensureRuntimeBuilt, gitRevision, loadTool, pinning } from './lib/setup.mjs'
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --suite default|db|queue|types
+  --suite default|db|queue|types|cache
                        default: routing and JSON, no database. db: TechEmpower's test types (json,
                        plaintext, db, queries1, queries20, updates20, fortunes) against a PostgreSQL 15
                        the run starts and stops, Fw also on SQLite, every answer checked (bench/README.md).
                        queue: Fw's job queue on PostgreSQL and SQLite, and pg-boss used directly: jobs/s
                        dispatched and drained, and the delay from dispatch to start. types: tsc's time
                        over a typed client of N routes, Fw's (fw types, createClient) and Hono's (hc),
-                       what Fw's adds to the starter's tsc, and the time of writing .fw/api.d.ts
+                       what Fw's adds to the starter's tsc, and the time of writing .fw/api.d.ts.
+                       cache: GET /cached through Fw's cache().remember on the memory, database (SQLite)
+                       and Redis stores (a Redis the run starts and stops), paired against Fw returning
+                       the constant and against fastify with ioredis and with bentocache used directly
   --jobs N             queue suite: jobs dispatched, then drained, per run (default 10000, smoke 300)
   --workers 1,4        queue suite: worker processes draining them, one run per count (default 1,4; smoke 1)
   --smoke              a few seconds per server, every answer checked (what CI runs)
@@ -40,7 +45,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --servers a,b        only these servers (fw, polka-next, node-http, polka-0.5, fastify, hono, express;
                        fw-node runs Fw on node:http and is only run when named; db suite: fw, fw-sqlite,
                        node-http-pg, fastify-pg, fastify-kysely, hono-pg, express-pg; queue suite:
-                       fw-pg, pgboss, fw-sqlite)
+                       fw-pg, pgboss, fw-sqlite; cache suite: fw-constant, fw-memory, fw-database,
+                       fw-redis, fastify-ioredis, fastify-bentocache)
   --cases a,b          only these cases (hello, user, echo, routes; db suite: its test types)
   --pool N             db suite: connections in every server's pg pool (default 10)
   --routes 10,100      route counts for the routes case (default 10,100,1000,10000; types suite: the
@@ -100,8 +106,9 @@ function options() {
   }
   const list = (name) => values[name]?.split(',').map((item) => item.trim()).filter(Boolean)
   const smoke = values.smoke
-  if (!['default', 'db', 'queue', 'types'].includes(values.suite)) fail(`--suite is default, db, queue or types, got "${values.suite}"`)
+  if (!['default', 'db', 'queue', 'types', 'cache'].includes(values.suite)) fail(`--suite is default, db, queue, types or cache, got "${values.suite}"`)
   if (values.suite === 'queue') return queueOptions(values, { number, list, smoke })
+  if (values.suite === 'cache') return cacheOptions(values, { number, list, smoke })
   if (values.suite === 'types') return typesOptions(values, { number, list, smoke })
   const db = values.suite === 'db'
   const all = db ? dbServerList() : serverList()
@@ -166,6 +173,28 @@ function queueOptions(values, { number, list, smoke }) {
     rate: smoke ? 50 : 100,
     rounds: number('rounds', smoke ? 1 : 3, 1),
     out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-queue.json`),
+  }
+}
+
+/** `--suite cache`: its servers (no --add, no --cases: one case), rounds and load. */
+function cacheOptions(values, { number, list, smoke }) {
+  const all = cacheServerList()
+  const wanted = list('servers')
+  for (const id of wanted ?? []) if (!all.some((server) => server.id === id)) fail(`unknown server "${id}"; known: ${all.map((s) => s.id).join(', ')}`)
+  for (const name of ['add', 'paired-with', 'cases']) if (values[name] !== undefined) fail(`--${name} is not for the cache suite (one case, GET /cached)`)
+  if (values.tool && !['wrk', 'autocannon'].includes(values.tool)) fail(`--tool is wrk or autocannon, got "${values.tool}"`)
+  return {
+    suite: 'cache',
+    smoke,
+    servers: wanted ? all.filter((server) => wanted.includes(server.id)) : all,
+    rounds: number('rounds', smoke ? 1 : 2, 1),
+    pairedRounds: number('paired-rounds', smoke ? 1 : 5, 0),
+    duration: number('duration', smoke ? 1 : 5, 1),
+    warmup: number('warmup', smoke ? 0 : 1, 0),
+    connections: number('connections', smoke ? 16 : 64, 1),
+    tool: values.tool,
+    pin: !values['no-pin'],
+    out: values.out ? resolve(values.out) : smoke ? null : join(BENCH_DIR, 'results', `${new Date().toISOString().slice(0, 10)}-cache.json`),
   }
 }
 
@@ -246,6 +275,9 @@ async function main() {
       console.error(`bench: interrupted (${signal}); stopping the servers it started`)
       void stopAll()
         .then(stopDatabases)
+        .then(stopRedisServers)
+        // A server the run started while the first stopAll waited (the next of a pair) is stopped too.
+        .then(stopAll)
         .finally(() => process.exit(code))
     })
   }
@@ -264,6 +296,7 @@ async function main() {
   )
   if (loadBefore[0] > 0.5) log('Note: the machine is busy (load average above 0.5): absolute numbers will be noisy, ratios less so.')
   if (opts.suite === 'db') return dbMain(opts, { tool, pin, log, loadBefore })
+  if (opts.suite === 'cache') return cacheMain(opts, { tool, pin, log, loadBefore })
 
   const { samples, failures, loadAverage } = await measure({ ...opts, check: opts.smoke, tool, pin, log })
   const summary = summarize(samples, opts.servers, baseline)
@@ -358,6 +391,29 @@ async function dbMain(opts, { tool, pin, log, loadBefore }) {
     cases: Object.fromEntries(opts.caseNames.map((name) => [name, DB_CASES[name]])),
     fastestPeers: run.fastest,
     queriesPerAnswer: run.queries,
+    servers: run.summary,
+    paired: run.paired,
+    targets: run.goals,
+    failures: run.failures.map((f) => f.message),
+    tables: run.tables,
+  }
+  write(opts, result, log)
+  finish(opts, run.failures)
+}
+
+/** `--suite cache`: Redis started, GET /cached measured on every store and paired, Redis stopped. */
+async function cacheMain(opts, { tool, pin, log, loadBefore }) {
+  const run = await runCacheSuite(opts, { tool, pin, log })
+  console.log(`\n${run.tables}\n`)
+  if (!opts.smoke) console.log(`Targets:\n${formatTargets(run.goals)}\n`)
+  const result = {
+    date: new Date().toISOString(),
+    suite: 'cache',
+    mode: opts.smoke ? 'smoke' : 'full',
+    revision: gitRevision(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: run.loadAverage },
+    settings: { ...settingsOf(opts, tool, pin), stores: run.stores },
+    baseline: 'fw-constant',
     servers: run.summary,
     paired: run.paired,
     targets: run.goals,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -210,6 +211,66 @@ describe('npm run bench', () => {
     expect(run.stdout).toMatch(/^Fw on PostgreSQL \(pg-boss\) +1 +\d+ +\d+ /m)
     expect(run.stdout).toMatch(/^Fw ÷ pg-boss, 1 worker\(s\), paired by round: drain \d\.\d\d×/m)
     // PostgreSQL and the bench app are gone.
+    expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
+  })
+
+  it('--suite cache --smoke starts Redis, pairs GET /cached on every store against the constant and fastify with the same engine, and stops it', async () => {
+    const out = join(work, 'smoke-cache.json')
+    const ours = (name: string) => name.startsWith('fw-bench-redis-') || name.startsWith('fw-bench-cache-')
+    const before = new Set(readdirSync('/tmp').filter(ours))
+    const run = await bench(['--suite', 'cache', '--smoke', '--out', out])
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('bench:'))).toEqual([])
+    expect(run.code).toBe(0)
+    const started = /^Redis \d+\.\d+\.\d+ on 127\.0\.0\.1:(\d+) \(pid (\d+), no persistence\)$/m.exec(run.stderr)
+    expect(started, run.stderr).not.toBeNull()
+
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      suite: string
+      mode: string
+      baseline: string
+      failures: string[]
+      settings: { stores: { redis: string; database: string } }
+      servers: Record<string, ServerResult>
+      paired: (PairedResult & { target: number | null })[]
+      targets: { name: string; value: number | null; target: string }[]
+    }
+    expect(result).toMatchObject({ suite: 'cache', mode: 'smoke', baseline: 'fw-constant', failures: [], settings: { stores: { database: 'sqlite' } } })
+    expect(result.settings.stores.redis).toMatch(/^\d+\.\d+\.\d+$/)
+    const servers = ['fastify-bentocache', 'fastify-ioredis', 'fw-constant', 'fw-database', 'fw-memory', 'fw-redis']
+    expect(Object.keys(result.servers).sort()).toEqual(servers)
+    for (const [id, server] of Object.entries(result.servers)) {
+      const measured = server.cases.cached!
+      expect(measured.requests, id).toBeGreaterThan(0)
+      expect({ errors: measured.errors, non2xx: measured.non2xx, mismatches: measured.mismatches }, id).toEqual({ errors: 0, non2xx: 0, mismatches: 0 })
+      expect(run.stdout).toContain(`| ${server.label} |`)
+    }
+    // Every store against Fw's constant; Redis against fastify + ioredis and memory against fastify + bentocache.
+    expect(result.paired.map((pair) => [pair.key, pair.target])).toEqual([
+      ['fw-memory/fw-constant', 0.95],
+      ['fw-database/fw-constant', null],
+      ['fw-redis/fw-constant', null],
+      ['fw-redis/fastify-ioredis', 0.9],
+      ['fw-memory/fastify-bentocache', null],
+    ])
+    for (const pair of result.paired) {
+      expect(pair.rounds, pair.key).toHaveLength(1)
+      const [round] = pair.rounds
+      expect(round!.rpsA, pair.key).toBeGreaterThan(0)
+      expect(round!.rpsB, pair.key).toBeGreaterThan(0)
+      expect(round!.ratio, pair.key).toBeCloseTo(round!.rpsB / round!.rpsA, 2)
+    }
+    expect(result.targets.map((goal) => goal.target)).toEqual(['>= 0.95', '>= 0.90', '0', '0'])
+    expect(result.targets.slice(2).map((goal) => goal.value)).toEqual([0, 0])
+    expect(run.stdout).toContain('**Paired on one core**')
+    expect(run.stdout).toMatch(/^\| Fw \(fw-runtime [^)]+\), cache\(\)\.remember, Redis store ÷ fastify [\d.]+ \+ ioredis [\d.]+ \(get\), GET \/cached \| \d+\.\d\d× \|/m)
+    // Redis is stopped (its PID gone, its port closed) and its folder and the SQLite file removed.
+    expect(existsSync(`/proc/${started![2]}`)).toBe(false)
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(started![1]), '127.0.0.1')
+      socket.once('connect', () => resolve(false))
+      socket.once('error', () => resolve(true))
+    })
+    expect(refused).toBe(true)
     expect(readdirSync('/tmp').filter((name) => ours(name) && !before.has(name))).toEqual([])
   })
 

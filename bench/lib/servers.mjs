@@ -121,3 +121,29 @@ export function dbServerList() {
     { id: 'express-pg', label: `express ${version('express')} + pg`, file: 'servers/db/express-pg.mjs', driver: 'pg', ...db },
   ]
 }
+
+/**
+ * The servers of the cache suite (`--suite cache`), in table order, each answering `GET /cached` with
+ * `{"greeting":"Hello, World!"}`: Fw returning it as a constant (the baseline of the ratios), Fw reading it through
+ * `cache().remember` on each store, and fastify with each engine used directly. `store` is what the suite starts for
+ * it: REDIS_URL for `redis`, DATABASE_URL (a SQLite file) for `database`.
+ */
+export function cacheServerList() {
+  const runtime = version('fw-runtime', fileURLToPath(new URL('../../runtime', import.meta.url)))
+  const fw = (id, what, env, store) => ({ id, label: `Fw (fw-runtime ${runtime}), ${what}`, file: 'servers/fw/public/index.js', env, store, readyPath: '/cached' })
+  const remember = (store) => ({ BENCH_CACHE: 'remember', CACHE_STORE: store })
+  return [
+    fw('fw-constant', 'a constant, no cache', { BENCH_CACHE: 'constant' }, null),
+    fw('fw-memory', 'cache().remember, memory store', remember('memory'), 'memory'),
+    fw('fw-database', 'cache().remember, database store (SQLite)', remember('database'), 'database'),
+    fw('fw-redis', 'cache().remember, Redis store', remember('redis'), 'redis'),
+    { id: 'fastify-ioredis', label: `fastify ${version('fastify')} + ioredis ${version('ioredis')} (get)`, file: 'servers/cache/fastify-ioredis.mjs', store: 'redis', readyPath: '/cached' },
+    {
+      id: 'fastify-bentocache',
+      label: `fastify ${version('fastify')} + bentocache ${version('bentocache')} (memory, getOrSet)`,
+      file: 'servers/cache/fastify-bentocache.mjs',
+      store: 'memory',
+      readyPath: '/cached',
+    },
+  ]
+}

@@ -378,7 +378,10 @@ interface StoreParts {
 function storeParts(options: CacheOptions): StoreParts | Promise<StoreParts> {
   switch (options.store) {
     case 'memory':
-      return { values: bentostore().useL1Layer(memoryDriver({ maxItems: MEMORY_MAX_ITEMS })), locks: new MemoryLockStore() }
+      // Kept as they are, not as JSON (Laravel's array store does the same): nothing leaves the process, and a read skips
+      // a JSON round trip of its entry (the bench's cache suite: a third of what a hit costs). A value read is the one
+      // stored, not a copy.
+      return { values: bentostore().useL1Layer(memoryDriver({ maxItems: MEMORY_MAX_ITEMS, serialize: false })), locks: new MemoryLockStore() }
     case 'database': {
       const database = options.database
       if (!database) throw new Error('The database cache store needs a database')

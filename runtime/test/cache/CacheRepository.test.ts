@@ -257,3 +257,22 @@ describe('CacheRepository on a database', () => {
     }
   })
 })
+
+describe('CacheRepository in memory', () => {
+  it('keeps a value as it is, not as JSON: the object read is the one stored, its class and its expiry kept', async () => {
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    const cache = new CacheRepository({ store: 'memory' })
+    const value = { point: new Point(1), at: new Date(0) }
+    await cache.put('shared', value, 60)
+    const back = await cache.get<typeof value>('shared')
+    expect(back).toBe(value)
+    expect(back?.point).toBeInstanceOf(Point)
+    expect(await cache.remember('shared', 60, () => 'not called')).toBe(value)
+    const computed = { list: [1] }
+    expect(await cache.remember('computed', 0.1, () => computed)).toBe(computed)
+    await sleep(150)
+    expect(await cache.has('computed')).toBe(false)
+  })
+})

@@ -19,4 +19,11 @@ describe('cacheSerializer', () => {
     expect(Number.isNaN(back.bad.getTime())).toBe(true)
     expect(back.plain).toEqual({ v: 1 })
   })
+
+  it('reads a value with no Date or bigint as JSON does, and a string that merely contains the tag as it was', () => {
+    expect(cacheSerializer.deserialize(cacheSerializer.serialize({ greeting: 'Hello', n: [1, null] }))).toEqual({ greeting: 'Hello', n: [1, null] })
+    const tricky = { note: 'a "$fw" in a string', at: new Date(0) }
+    expect(cacheSerializer.deserialize(cacheSerializer.serialize(tricky))).toEqual(tricky)
+    expect(cacheSerializer.deserialize(cacheSerializer.serialize({ note: '{"$fw":"date","v":null}' }))).toEqual({ note: '{"$fw":"date","v":null}' })
+  })
 })

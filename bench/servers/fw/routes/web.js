@@ -3,7 +3,8 @@
 // `schema` with request.validate(newUser) in the handler, `declared` with .body(newUser) on the route and
 // request.validate() in the handler; unset, it echoes request.all() as the other servers do. BENCH_THROTTLE puts the
 // GET routes under a named rate limiter counted in the database, so high that every answer is a 200 (the server
-// `fw-throttle`, paired with `fw`: the cost of the count).
+// `fw-throttle`, paired with `fw`: the cost of the count). BENCH_CACHE adds GET /cached for the cache suite: `constant`
+// returns the value, `remember` reads it through cache().remember on the store CACHE_STORE names.
 import { Limit, RateLimiter, Route } from 'fw-runtime';
 import { HomeController } from '../App/Controllers/HomeController.js';
 import { UserController } from '../App/Controllers/UserController.js';
@@ -29,4 +30,8 @@ if (process.env.BENCH_VALIDATE) {
 }
 else {
     Route.post('/users', [UserController, 'store']);
+}
+if (process.env.BENCH_CACHE) {
+    const { GreetingController } = await import('../App/Controllers/GreetingController.js');
+    Route.get('/cached', [GreetingController, process.env.BENCH_CACHE === 'constant' ? 'constant' : 'remembered']);
 }
