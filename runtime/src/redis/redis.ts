@@ -43,6 +43,8 @@ export function createRedis(url: string = 'redis://127.0.0.1:6379', env: NodeJS.
     retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
     // Connects below, by hand: with no offline queue, the first command would otherwise race the connection.
     lazyConnect: true,
+    // The commands of one tick go out in one write: a cache hit costs about 25 µs of CPU instead of 36 µs (bench/README).
+    enableAutoPipelining: true,
   })
   // The client reports each failed attempt as an 'error' event; a command's own failure is what the caller sees.
   client.on('error', () => undefined)

@@ -15,6 +15,19 @@ export function redisReady(client: Redis): Promise<void> {
   if (client.status !== 'connecting' && client.status !== 'connect' && client.status !== 'wait') {
     return Promise.reject(new Error(`Redis is not connected (${client.status})`))
   }
+  // Every call made while the client connects waits on one pair of listeners, however many calls there are.
+  let pending = connecting.get(client)
+  if (pending === undefined) {
+    pending = untilReady(client).finally(() => connecting.delete(client))
+    connecting.set(client, pending)
+  }
+  return pending
+}
+
+/** The wait of a client that is connecting, shared by the calls made meanwhile. */
+const connecting = new WeakMap<Redis, Promise<void>>()
+
+function untilReady(client: Redis): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`Redis did not answer within ${client.options.connectTimeout} ms`)), client.options.connectTimeout)
     const onReady = () => done()
