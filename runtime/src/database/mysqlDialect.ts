@@ -4,6 +4,7 @@ import { MysqlDialect, MysqlDriver, type CompiledQuery, type DatabaseConnection,
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2'
 import { DatabaseUnavailableError, databaseUnavailable } from './DatabaseUnavailableError.js'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { explainDuplicateKey } from './mysqlConstraints.js'
 import { MYSQL_VALUE_OPTIONS, withMysqlParameters } from './mysqlValues.js'
 
 /** Socket errors that mean the server is unreachable or went away, and mysql2's own for a closed connection. */
@@ -249,6 +250,8 @@ class GuardedConnection implements MysqlPoolConnection {
 /** Hands kysely connections whose failures from an unavailable server become DatabaseUnavailableError. */
 class ResilientMysqlDriver extends MysqlDriver {
   private readonly wrapped = new WeakMap<DatabaseConnection, ResilientConnection>()
+  /** The columns of the unique indexes that duplicate-key errors named, by table and index. */
+  private readonly uniqueIndexes = new Map<string, readonly string[]>()
 
   override async acquireConnection(options?: Parameters<MysqlDriver['acquireConnection']>[0]): Promise<DatabaseConnection> {
     let connection: DatabaseConnection
@@ -258,7 +261,7 @@ class ResilientMysqlDriver extends MysqlDriver {
       throw translateMysql(error)
     }
     let resilient = this.wrapped.get(connection)
-    if (!resilient) this.wrapped.set(connection, (resilient = new ResilientConnection(connection)))
+    if (!resilient) this.wrapped.set(connection, (resilient = new ResilientConnection(connection, this.uniqueIndexes)))
     return resilient
   }
 
@@ -285,7 +288,10 @@ class ResilientConnection implements DatabaseConnection {
   /** Whether a query failed with an error that closed the connection. */
   dead = false
 
-  constructor(readonly inner: DatabaseConnection) {
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly uniqueIndexes: Map<string, readonly string[]>,
+  ) {
     this.cancelQuery = inner.cancelQuery?.bind(inner)
     this.killSession = inner.killSession?.bind(inner)
     this.collectSessionInfo = inner.collectSessionInfo?.bind(inner)
@@ -296,6 +302,7 @@ class ResilientConnection implements DatabaseConnection {
       return await this.inner.executeQuery<R>(withMysqlParameters(query), options)
     } catch (error) {
       if (isFatal(error)) this.dead = true
+      else await explainDuplicateKey(this.inner, query, error, this.uniqueIndexes)
       throw translateMysql(error)
     }
   }

@@ -37,13 +37,13 @@ function app(database: Kysely<any>): Router {
   })
   router.post('/notes/slowly', async () => {
     await transaction(async (trx) => {
-      await trx.insertInto('notes').values({ body: 'never kept' }).execute()
+      await (trx as Kysely<any>).insertInto('notes').values({ body: 'never kept' }).execute()
       await sql`select sleep(5)`.execute(trx)
     })
     return { kept: true }
   })
   router.put('/notes/{id}', async (request) => {
-    await db().updateTable('notes').set({ body: 'changed' }).where('id', '=', Number(request.param('id'))).execute()
+    await (db() as Kysely<any>).updateTable('notes').set({ body: 'changed' }).where('id', '=', Number(request.param('id'))).execute()
     return { changed: true }
   })
   return router
