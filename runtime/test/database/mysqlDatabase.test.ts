@@ -157,3 +157,43 @@ describe('value forms on MariaDB', () => {
     await expect(db.insertInto('things').values({ note: 'x'.repeat(70_000) }).execute()).rejects.toThrow(/Data too long/)
   })
 })
+
+describe('the pool on MariaDB', () => {
+  /** The sessions of the application's pool (every client session but the one asking). */
+  async function sessions(): Promise<number> {
+    const rows = await mariadb.query(`select id from information_schema.processlist where user = 'root' and id <> connection_id()`)
+    return rows.length
+  }
+
+  it('closes a connection once it was idle for idleTimeoutMs, and keeps it with 0', async () => {
+    const brief = createDatabase<any>(mariadb.url, { idleTimeoutMs: 300 })
+    const kept = createDatabase<any>(mariadb.url, { idleTimeoutMs: 0, poolMax: 1 })
+    try {
+      await Promise.all([sql`select sleep(0.1)`.execute(brief), sql`select sleep(0.1)`.execute(brief), sql`select 1`.execute(kept)])
+      expect(await sessions()).toBe(3)
+      // mysql2 sweeps idle connections once a second.
+      await new Promise((resolve) => setTimeout(resolve, 1800))
+      expect(await sessions()).toBe(1)
+      expect(await sql`select 1 as one`.execute(brief)).toMatchObject({ rows: [{ one: 1 }] })
+    } finally {
+      await brief.destroy()
+      await kept.destroy()
+    }
+  })
+
+  it('keeps an idle connection open within idleTimeoutMs, rather than closing every free one', async () => {
+    const pooled = createDatabase<any>(mariadb.url, { idleTimeoutMs: 10_000 })
+    try {
+      await Promise.all([sql`select sleep(0.1)`.execute(pooled), sql`select sleep(0.1)`.execute(pooled)])
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      expect(await sessions()).toBe(2)
+    } finally {
+      await pooled.destroy()
+    }
+  })
+
+  it('loads mysql2 from fw-runtime\'s own packages when the application has none', async () => {
+    const { loadMysql2 } = await import('../../src/database/mysqlDialect.js')
+    expect(loadMysql2('/nonexistent').createPool).toBeTypeOf('function')
+  })
+})
