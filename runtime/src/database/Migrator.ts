@@ -146,7 +146,10 @@ export class Migrator {
     return this.run(async (db) => this.rollBack(db, (await this.recorded(db)).reverse()))
   }
 
-  /** Drops every table and view (and on PostgreSQL the schema's enum types and domains), then applies every migration. */
+  /**
+   * Drops every table and view (and on PostgreSQL the schema's enum types and domains, on MariaDB its sequences), then
+   * applies every migration.
+   */
   async fresh(): Promise<MigrationRun> {
     return this.run(async (db) => {
       await dropEverything(db)
@@ -304,6 +307,7 @@ class MigrationFailed extends Error {
 }
 
 async function dropEverything(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'mysql') return dropEverythingOnMysql(db)
   if (dialectOf(db) === 'postgres') {
     const views = await sql<{ name: string }>`select viewname as name from pg_views where schemaname = current_schema()`.execute(db)
     for (const view of views.rows) await sql`drop view if exists ${sql.id(view.name)} cascade`.execute(db)
@@ -325,6 +329,23 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
     }
   } finally {
     await sql`pragma foreign_keys = on`.execute(db)
+  }
+}
+
+/**
+ * MySQL: the database's views, tables and (MariaDB) sequences, on the run's one connection with foreign key checks off
+ * for its session, so that the order does not matter. Stored routines and events stay, as PostgreSQL's functions do.
+ */
+async function dropEverythingOnMysql(db: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ name: string; type: string }>`select TABLE_NAME as name, TABLE_TYPE as type from information_schema.TABLES where TABLE_SCHEMA = database()`.execute(db)
+  const named = (type: string) => rows.filter((row) => row.type === type).map((row) => sql.id(row.name))
+  await sql`set foreign_key_checks = 0`.execute(db)
+  try {
+    for (const [kind, names] of [['view', named('VIEW')], ['table', named('BASE TABLE')], ['sequence', named('SEQUENCE')]] as const) {
+      if (names.length > 0) await sql`drop ${sql.raw(kind)} if exists ${sql.join(names)}`.execute(db)
+    }
+  } finally {
+    await sql`set foreign_key_checks = 1`.execute(db)
   }
 }
 
