@@ -57,6 +57,9 @@ export interface MigrationRun {
   error?: MigrationError
 }
 
+/** MySQL's `timestamp` is Fw's `datetime(3)`, whose default must have the same precision on MySQL 8. */
+const MYSQL_NOW = sql`CURRENT_TIMESTAMP(3)`
+
 /** A run stopped: `migration` names the one that failed, when one did. */
 export class MigrationError extends Error {
   readonly migration: string | undefined
@@ -256,7 +259,7 @@ export class Migrator {
       .$call(id(db))
       .addColumn('name', 'varchar(255)', (column) => column.notNull().unique())
       .addColumn('batch', 'integer', (column) => column.notNull())
-      .addColumn('migrated_at', 'timestamp', (column) => column.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+      .addColumn('migrated_at', 'timestamp', (column) => column.notNull().defaultTo(dialectOf(db) === 'mysql' ? MYSQL_NOW : sql`CURRENT_TIMESTAMP`))
       .execute()
   }
 

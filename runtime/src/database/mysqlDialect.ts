@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { MysqlDialect, MysqlDriver, type CompiledQuery, type DatabaseConnection, type Driver, type MysqlPool, type MysqlPoolConnection, type MysqlQueryResult, type QueryResult } from 'kysely'
+import { MysqlDialect, MysqlDriver, type CompiledQuery, type QueryCompiler, type DatabaseConnection, type Driver, type MysqlPool, type MysqlPoolConnection, type MysqlQueryResult, type QueryResult } from 'kysely'
 import type { Pool, PoolConnection, PoolOptions } from 'mysql2'
 import { DatabaseUnavailableError, databaseUnavailable } from './DatabaseUnavailableError.js'
 import type { ResolvedDatabaseConfig } from './databaseConfig.js'
+import { FwMysqlQueryCompiler } from './FwMysqlQueryCompiler.js'
 import { explainDuplicateKey } from './mysqlConstraints.js'
 import { MYSQL_VALUE_OPTIONS, withMysqlParameters } from './mysqlValues.js'
 
@@ -51,7 +52,8 @@ export function translateMysql(error: unknown): unknown {
  * mysql2 alone would wait for ever) fails with DatabaseUnavailableError (503), and the pool opens new connections
  * as they are needed, so the application recovers by itself when the server is back. Each session runs in UTC,
  * under READ COMMITTED (PostgreSQL's default, not MySQL's REPEATABLE READ) and, with `statementTimeoutMs`, with the
- * server's statement time limit; values are read and written as on SQLite and PostgreSQL (`mysqlValues.ts`).
+ * server's statement time limit; values are read and written as on SQLite and PostgreSQL (`mysqlValues.ts`), and a
+ * migration's column types mean what they mean there (`FwMysqlQueryCompiler`).
  * mysql2 is the application's dependency (an optional peer of fw-runtime), loaded on the first query.
  *
  * @example
@@ -64,6 +66,9 @@ export function mysqlDialect(url: string, config: ResolvedDatabaseConfig): Mysql
   return new (class extends MysqlDialect {
     override createDriver(): Driver {
       return new ResilientMysqlDriver(dialectConfig)
+    }
+    override createQueryCompiler(): QueryCompiler {
+      return new FwMysqlQueryCompiler()
     }
   })(dialectConfig)
 }
