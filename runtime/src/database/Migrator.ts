@@ -6,6 +6,7 @@ import { id } from './columns.js'
 import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE, migrationLock, type MigrationLock } from './MigrationLock.js'
+import { SchemaChangeLog } from './SchemaChangeLog.js'
 
 /** Where an application keeps its migrations. */
 export const MIGRATIONS_FOLDER = 'database/migrations'
@@ -175,14 +176,20 @@ export class Migrator {
     for (const [index, file] of pending.entries()) {
       const migration = modules[index]!
       const started = performance.now()
+      // MySQL commits each schema statement at once: what a failed migration changed stays, and is named.
+      let log: SchemaChangeLog | undefined
       try {
         await db.transaction().execute(async (trx) => {
-          await migration.up(trx)
+          if (dialectOf(trx) === 'mysql') log = new SchemaChangeLog((node, queryId) => trx.getExecutor().compileQuery(node, queryId))
+          await migration.up(log ? trx.withPlugin(log) : trx)
           await this.lock?.renew(trx)
           await trx.insertInto(MIGRATIONS_TABLE).values({ name: file.name, batch }).execute()
         })
       } catch (error) {
-        throw new MigrationFailed(results, new MigrationError(`${file.name}: ${messageOf(error)}`, file.name, { cause: error }))
+        const applied = log?.statements.length
+          ? `. MySQL cannot undo schema changes: these statements of it ran and stay applied: ${log.statements.join('; ')}. Undo them by hand, or make the migration skip what exists, then run fw migrate again`
+          : ''
+        throw new MigrationFailed(results, new MigrationError(`${file.name}: ${messageOf(error)}${applied}`, file.name, { cause: error }))
       }
       results.push({ name: file.name, direction: 'up', ms: performance.now() - started })
     }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql, type Kysely } from 'kysely'
@@ -32,6 +32,10 @@ beforeEach(async () => {
     rmSync(folder, { recursive: true, force: true })
   }
 })
+
+function readMigration(name: string): string {
+  return readFileSync(join(migrations(), `${name}.mjs`), 'utf8')
+}
 
 function migration(name: string, up: string, down = '') {
   writeFileSync(join(migrations(), `${name}.mjs`), `export async function up(db) { ${up} }\nexport async function down(db) { ${down} }\n`)
@@ -91,6 +95,23 @@ describe('Migrator on MariaDB', () => {
     expect(run.results.map((result) => result.name)).toEqual(['20240101000000_create_users_table'])
     expect(run.error?.message).toMatch(/^20240101000001_create_posts_table: BLOB\/TEXT column 'id' used in key specification without a key length/)
     expect(await tables()).toEqual(['fw_migrations', 'users'])
+  })
+
+  it('names the schema statements a failed migration ran, which MySQL committed and cannot undo', async () => {
+    migration(
+      '20240101000000_create_parts_table',
+      `await db.schema.createTable('parts').addColumn('id', 'integer', (c) => c.primaryKey()).execute()
+      await sql\`create index parts_id on parts (id)\`.execute(db)
+      await db.insertInto('parts').values({ id: 1 }).execute()
+      await db.insertInto('no_such_table').values({ id: 1 }).execute()`,
+    )
+    writeFileSync(join(migrations(), '20240101000000_create_parts_table.mjs'), `import { sql } from 'kysely'\n` + readMigration('20240101000000_create_parts_table'))
+    const run = await new Migrator({ db, folder: migrations() }).migrate()
+    expect(run.error?.message).toBe(
+      "20240101000000_create_parts_table: Table 'fw.no_such_table' doesn't exist. MySQL cannot undo schema changes: these statements of it ran and stay applied: " +
+        'create table `parts` (`id` integer primary key); create index parts_id on parts (id). Undo them by hand, or make the migration skip what exists, then run fw migrate again',
+    )
+    expect(await tables()).toEqual(['fw_migrations', 'parts'])
   })
 
   it('waits for the named lock another run holds, names its connection, and --force ends that session', async () => {
