@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'postgres.js',
           include: ['runtime/test/database/**/*.test.ts'],
-          exclude: ['runtime/test/database/postgresFaults.test.ts', 'runtime/test/database/postgresDatabase.test.ts', 'runtime/test/database/PostgresJsQueries.test.ts', 'runtime/test/database/PipelinedQueries.test.ts'],
+          exclude: ['runtime/test/database/postgresFaults.test.ts', 'runtime/test/database/postgresDatabase.test.ts', 'runtime/test/database/PostgresJsQueries.test.ts', 'runtime/test/database/PipelinedQueries.test.ts', 'runtime/test/database/mysql*.test.ts', 'runtime/test/database/**/*.mysql.test.ts'],
           env: { DB_DRIVER: 'postgres' },
           testTimeout: 20_000,
         },

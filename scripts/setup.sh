@@ -11,7 +11,9 @@
 # - chromium: the browser tests (the dashboard, the reference application) drive it through playwright-core;
 # - wrk: the benchmark's smoke test (without it the bench falls back to autocannon);
 # - redis-server: the cache, lock and throttle tests on Redis start and stop their own server (a free port, no
-#   persistence).
+#   persistence);
+# - mariadb-server-core, mariadb-client-core: the MySQL/MariaDB tests start and stop their own server (a free port,
+#   data under /tmp, no service).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +23,7 @@ need=()
   || need+=(postgresql)
 command -v wrk >/dev/null || need+=(wrk)
 command -v redis-server >/dev/null || need+=(redis-server)
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server-core mariadb-client-core)
 if [ ${#need[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null; then
     echo "scripts/setup.sh: install ${need[*]} with your system's package manager (the tests that need them fail without)" >&2

@@ -126,6 +126,7 @@ function databaseName(url: string | undefined): string {
   try {
     const parsed = new URL(url)
     if (parsed.protocol.startsWith('postgres')) return `the PostgreSQL database ${parsed.pathname.slice(1)} on ${parsed.host}`
+    if (parsed.protocol === 'mysql:' || parsed.protocol === 'mariadb:') return `the MySQL database ${parsed.pathname.slice(1)} on ${parsed.host}`
   } catch {}
   return `the SQLite database ${url.replace(/^(sqlite|file):(\/\/)?/, '')}`
 }

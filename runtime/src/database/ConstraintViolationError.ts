@@ -1,6 +1,7 @@
 import { HttpError } from '../http/HttpError.js'
 import { Response } from '../http/Response.js'
 import type { ValidationMessages } from '../http/ValidationError.js'
+import { duplicateKeyColumns, foreignKeyColumns } from './mysqlConstraints.js'
 import { foreignKeyFailures } from './sqliteForeignKeys.js'
 
 /** A write the database refused for one of its constraints, as `constraintViolation()` reads it from the driver's error. */
@@ -19,8 +20,9 @@ const IDENTIFIER = /^(?:[A-Za-z_][\w$]*|"(?:[^"]|"")+")$/
 
 /**
  * Reads a unique or foreign-key violation from a driver's error, on SQLite (better-sqlite3's
- * `SQLITE_CONSTRAINT_UNIQUE`, `_PRIMARYKEY`, `_FOREIGNKEY`) and PostgreSQL (pg's and postgres.js's SQLSTATE 23505,
- * 23503): which kind, and the columns; undefined for any other error.
+ * `SQLITE_CONSTRAINT_UNIQUE`, `_PRIMARYKEY`, `_FOREIGNKEY`), PostgreSQL (pg's and postgres.js's SQLSTATE 23505,
+ * 23503) and MySQL (mysql2's `ER_DUP_ENTRY`, `ER_NO_REFERENCED_ROW_2`, `ER_ROW_IS_REFERENCED_2`): which kind, and the
+ * columns; undefined for any other error.
  *
  * @example
  * ```ts
@@ -49,6 +51,12 @@ export function constraintViolation(error: unknown): ConstraintViolation | undef
       // "Key (author_id)=(99) is not present in table "users"." or "Key (id)=(1) is still referenced from table "posts"."
       if (/is still referenced from/.test(String(detail))) return { kind: 'referenced', columns: [] }
       return { kind: 'foreignKey', columns: keyColumns(detail) }
+    case 'ER_DUP_ENTRY':
+      return { kind: 'unique', columns: duplicateKeyColumns.get(error) ?? [] }
+    case 'ER_NO_REFERENCED_ROW_2':
+      return { kind: 'foreignKey', columns: foreignKeyColumns(String(message)) }
+    case 'ER_ROW_IS_REFERENCED_2':
+      return { kind: 'referenced', columns: [] }
     default:
       return undefined
   }

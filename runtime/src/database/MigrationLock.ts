@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto'
 import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
 import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
 
-/** The table that holds the SQLite lock row (PostgreSQL needs none). */
+/** The table that holds the SQLite lock row (PostgreSQL and MySQL need none). */
 export const MIGRATIONS_LOCK_TABLE = 'fw_migrations_lock'
 
 /** Key of the PostgreSQL advisory lock that `fw migrate` holds ("fw-mig" in ASCII). */
@@ -19,7 +20,7 @@ export const MIGRATION_LEASE_MS = 20_000
 
 /**
  * Keeps two `fw migrate` runs from applying the same migration. PostgreSQL: a session advisory lock,
- * which the server releases if the process dies. SQLite: a row in `fw_migrations_lock` naming the
+ * which the server releases if the process dies; MySQL: a named lock (`GET_LOCK`), likewise. SQLite: a row in `fw_migrations_lock` naming the
  * owner process, held as a lease: taken over when it expires, or at once when its owner ran on this
  * host and has ended.
  */
@@ -39,7 +40,9 @@ export interface MigrationLockHolder {
 }
 
 export function migrationLock(connection: Kysely<any>, timeoutMs = 60_000, leaseMs = MIGRATION_LEASE_MS): MigrationLock {
-  return dialectOf(connection) === 'postgres' ? postgresLock(connection) : sqliteLock(connection, timeoutMs, leaseMs)
+  const dialect = dialectOf(connection)
+  if (dialect === 'postgres') return postgresLock(connection)
+  return dialect === 'mysql' ? mysqlLock(connection, timeoutMs) : sqliteLock(connection, timeoutMs, leaseMs)
 }
 
 function postgresLock(connection: Kysely<any>): MigrationLock {
@@ -52,6 +55,39 @@ function postgresLock(connection: Kysely<any>): MigrationLock {
       await sql`select pg_advisory_unlock(${ADVISORY_KEY})`.execute(connection)
     },
   }
+}
+
+/**
+ * MySQL's lock names are server-wide, not per database: the name carries the database's, so that two applications on
+ * one server do not wait for each other. A name is at most 64 characters.
+ */
+async function mysqlLockName(connection: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ name: string }>`select database() as name`.execute(connection)
+  const name = `fw-migrate:${rows[0]?.name ?? ''}`
+  return name.length <= 64 ? name : `fw-migrate:${createHash('sha256').update(name).digest('hex').slice(0, 52)}`
+}
+
+function mysqlLock(connection: Kysely<any>, timeoutMs: number): MigrationLock {
+  let name: string | undefined
+  return {
+    async acquire() {
+      name = await mysqlLockName(connection)
+      const { rows } = await sql<{ got: number | null }>`select get_lock(${name}, ${Math.max(0, Math.ceil(timeoutMs / 1000))}) as got`.execute(connection)
+      if (rows[0]?.got === 1) return
+      const holder = await mysqlLockHolder(connection, name)
+      throw new Error(`Another fw migrate (${holder === undefined ? 'unknown' : `MySQL connection ${holder}`}) still holds the migration lock`)
+    },
+    async renew() {},
+    async release() {
+      if (name !== undefined) await sql`select release_lock(${name})`.execute(connection)
+    },
+  }
+}
+
+/** The id of the connection that holds a named lock, if one does. */
+async function mysqlLockHolder(connection: Kysely<any>, name: string): Promise<number | undefined> {
+  const { rows } = await sql<{ holder: number | null }>`select is_used_lock(${name}) as holder`.execute(connection)
+  return rows[0]?.holder ?? undefined
 }
 
 const table = sql.id(MIGRATIONS_LOCK_TABLE)
@@ -142,7 +178,9 @@ export async function inspectMigrationLock(
   connection: Kysely<any>,
   options: { clear?: boolean; force?: boolean; leaseMs?: number } = {},
 ): Promise<{ holder: MigrationLockHolder | undefined; cleared: boolean }> {
-  if (dialectOf(connection) === 'postgres') return inspectPostgresLock(connection, options.clear === true && options.force === true)
+  const dialect = dialectOf(connection)
+  if (dialect === 'postgres') return inspectPostgresLock(connection, options.clear === true && options.force === true)
+  if (dialect === 'mysql') return inspectMysqlLock(connection, options.clear === true && options.force === true)
   const tables = await connection.introspection.getTables()
   if (!tables.some((candidate) => candidate.name === MIGRATIONS_LOCK_TABLE)) return { holder: undefined, cleared: false }
   await createLockTable(connection)
@@ -165,6 +203,20 @@ async function inspectPostgresLock(connection: Kysely<any>, terminate: boolean):
   if (!terminate) return { holder, cleared: false }
   // The session ends after the call returns unless told to wait: its lock is free only once it has (PostgreSQL 13+).
   await sql`select pg_terminate_backend(${row.pid}, 5000)`.execute(connection)
+  return { holder, cleared: true }
+}
+
+async function inspectMysqlLock(connection: Kysely<any>, kill: boolean): Promise<{ holder: MigrationLockHolder | undefined; cleared: boolean }> {
+  const name = await mysqlLockName(connection)
+  const id = await mysqlLockHolder(connection, name)
+  if (id === undefined) return { holder: undefined, cleared: false }
+  const { rows } = await sql<{ since: number | null }>`select time as since from information_schema.processlist where id = ${id}`.execute(connection)
+  const since = rows[0]?.since
+  const holder = { owner: `MySQL connection ${id}`, lockedAt: since == null ? '?' : new Date(Date.now() - since * 1000).toISOString(), stale: false }
+  if (!kill) return { holder, cleared: false }
+  // The server frees the lock once the session has ended, a moment after KILL returns.
+  await sql`kill ${sql.raw(String(Number(id)))}`.execute(connection)
+  for (let waited = 0; waited < 5000 && (await mysqlLockHolder(connection, name)) !== undefined; waited += 50) await sleep(50)
   return { holder, cleared: true }
 }
 

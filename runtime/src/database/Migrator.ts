@@ -6,6 +6,7 @@ import { id } from './columns.js'
 import { DatabaseUnavailableError } from './DatabaseUnavailableError.js'
 import { dialectOf } from './dialectOf.js'
 import { MIGRATIONS_LOCK_TABLE, migrationLock, type MigrationLock } from './MigrationLock.js'
+import { SchemaChangeLog } from './SchemaChangeLog.js'
 
 /** Where an application keeps its migrations. */
 export const MIGRATIONS_FOLDER = 'database/migrations'
@@ -56,6 +57,9 @@ export interface MigrationRun {
   results: MigrationResult[]
   error?: MigrationError
 }
+
+/** MySQL's `timestamp` is Fw's `datetime(3)`, whose default must have the same precision on MySQL 8. */
+const MYSQL_NOW = sql`CURRENT_TIMESTAMP(3)`
 
 /** A run stopped: `migration` names the one that failed, when one did. */
 export class MigrationError extends Error {
@@ -146,7 +150,10 @@ export class Migrator {
     return this.run(async (db) => this.rollBack(db, (await this.recorded(db)).reverse()))
   }
 
-  /** Drops every table and view (and on PostgreSQL the schema's enum types and domains), then applies every migration. */
+  /**
+   * Drops every table and view (and on PostgreSQL the schema's enum types and domains, on MariaDB its sequences), then
+   * applies every migration.
+   */
   async fresh(): Promise<MigrationRun> {
     return this.run(async (db) => {
       await dropEverything(db)
@@ -169,14 +176,20 @@ export class Migrator {
     for (const [index, file] of pending.entries()) {
       const migration = modules[index]!
       const started = performance.now()
+      // MySQL commits each schema statement at once: what a failed migration changed stays, and is named.
+      let log: SchemaChangeLog | undefined
       try {
         await db.transaction().execute(async (trx) => {
-          await migration.up(trx)
+          if (dialectOf(trx) === 'mysql') log = new SchemaChangeLog((node, queryId) => trx.getExecutor().compileQuery(node, queryId))
+          await migration.up(log ? trx.withPlugin(log) : trx)
           await this.lock?.renew(trx)
           await trx.insertInto(MIGRATIONS_TABLE).values({ name: file.name, batch }).execute()
         })
       } catch (error) {
-        throw new MigrationFailed(results, new MigrationError(`${file.name}: ${messageOf(error)}`, file.name, { cause: error }))
+        const applied = log?.statements.length
+          ? `. MySQL cannot undo schema changes: these statements of it ran and stay applied: ${log.statements.join('; ')}. Undo them by hand, or make the migration skip what exists, then run fw migrate again`
+          : ''
+        throw new MigrationFailed(results, new MigrationError(`${file.name}: ${messageOf(error)}${applied}`, file.name, { cause: error }))
       }
       results.push({ name: file.name, direction: 'up', ms: performance.now() - started })
     }
@@ -253,7 +266,7 @@ export class Migrator {
       .$call(id(db))
       .addColumn('name', 'varchar(255)', (column) => column.notNull().unique())
       .addColumn('batch', 'integer', (column) => column.notNull())
-      .addColumn('migrated_at', 'timestamp', (column) => column.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+      .addColumn('migrated_at', 'timestamp', (column) => column.notNull().defaultTo(dialectOf(db) === 'mysql' ? MYSQL_NOW : sql`CURRENT_TIMESTAMP`))
       .execute()
   }
 
@@ -304,6 +317,7 @@ class MigrationFailed extends Error {
 }
 
 async function dropEverything(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'mysql') return dropEverythingOnMysql(db)
   if (dialectOf(db) === 'postgres') {
     const views = await sql<{ name: string }>`select viewname as name from pg_views where schemaname = current_schema()`.execute(db)
     for (const view of views.rows) await sql`drop view if exists ${sql.id(view.name)} cascade`.execute(db)
@@ -325,6 +339,23 @@ async function dropEverything(db: Kysely<any>): Promise<void> {
     }
   } finally {
     await sql`pragma foreign_keys = on`.execute(db)
+  }
+}
+
+/**
+ * MySQL: the database's views, tables and (MariaDB) sequences, on the run's one connection with foreign key checks off
+ * for its session, so that the order does not matter. Stored routines and events stay, as PostgreSQL's functions do.
+ */
+async function dropEverythingOnMysql(db: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ name: string; type: string }>`select TABLE_NAME as name, TABLE_TYPE as type from information_schema.TABLES where TABLE_SCHEMA = database()`.execute(db)
+  const named = (type: string) => rows.filter((row) => row.type === type).map((row) => sql.id(row.name))
+  await sql`set foreign_key_checks = 0`.execute(db)
+  try {
+    for (const [kind, names] of [['view', named('VIEW')], ['table', named('BASE TABLE')], ['sequence', named('SEQUENCE')]] as const) {
+      if (names.length > 0) await sql`drop ${sql.raw(kind)} if exists ${sql.join(names)}`.execute(db)
+    }
+  } finally {
+    await sql`set foreign_key_checks = 1`.execute(db)
   }
 }
 

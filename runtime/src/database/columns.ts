@@ -8,8 +8,8 @@ import { dialectOf, dialectOfBuilder } from './dialectOf.js'
 export type TableStep = <B extends CreateTableBuilder<any, any>>(table: B) => B
 
 /**
- * An `id` primary key that the database numbers itself, on SQLite (`integer primary key`) and on
- * PostgreSQL (an identity column) alike.
+ * An `id` primary key that the database numbers itself, on SQLite (`integer primary key`), PostgreSQL (an
+ * identity column) and MySQL (`auto_increment`) alike.
  *
  * @example
  * ```ts
@@ -17,16 +17,16 @@ export type TableStep = <B extends CreateTableBuilder<any, any>>(table: B) => B
  * ```
  */
 export function id(db: Kysely<any>, name = 'id'): TableStep {
-  const postgres = dialectOf(db) === 'postgres'
+  const dialect = dialectOf(db)
   return <B extends CreateTableBuilder<any, any>>(table: B): B =>
     table.addColumn(name, 'integer', (column) =>
-      postgres ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
+      dialect === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : dialect === 'mysql' ? column.primaryKey().autoIncrement() : column.primaryKey(),
     ) as B
 }
 
 /**
  * `created_at` and `updated_at`, filled with the current time when a row is inserted, to the millisecond
- * and in UTC on SQLite and PostgreSQL alike (see `currentTimestamp`).
+ * and in UTC on SQLite, PostgreSQL and MySQL alike (see `currentTimestamp`).
  *
  * @example
  * ```ts
@@ -35,8 +35,9 @@ export function id(db: Kysely<any>, name = 'id'): TableStep {
  */
 export function timestamps(): TableStep {
   return <B extends CreateTableBuilder<any, any>>(table: B): B => {
-    // PostgreSQL keeps microseconds unless told; SQLite's CURRENT_TIMESTAMP has whole seconds.
-    const [type, now] = dialectOfBuilder(table) === 'postgres' ? (['timestamp(3)', sql`CURRENT_TIMESTAMP`] as const) : (['timestamp', sql`(${SQLITE_NOW})`] as const)
+    // PostgreSQL keeps microseconds unless told; SQLite's CURRENT_TIMESTAMP has whole seconds, and so have MySQL's
+    // columns and CURRENT_TIMESTAMP unless told (a `datetime`: no time zone conversion, no end in 2038).
+    const [type, now] = TIMESTAMP_COLUMN[dialectOfBuilder(table)]
     return table
       .addColumn('created_at', type, (column) => column.notNull().defaultTo(now))
       .addColumn('updated_at', type, (column) => column.notNull().defaultTo(now)) as B
@@ -46,8 +47,15 @@ export function timestamps(): TableStep {
 /** SQLite's current time in the form Fw stores timestamps in: `YYYY-MM-DD HH:MM:SS.SSS`, UTC. */
 const SQLITE_NOW = sql`strftime('%Y-%m-%d %H:%M:%f', 'now')`
 
+/** The type and default of `timestamps()` columns on each database. */
+const TIMESTAMP_COLUMN = {
+  sqlite: ['timestamp', sql`(${SQLITE_NOW})`],
+  postgres: ['timestamp(3)', sql`CURRENT_TIMESTAMP`],
+  mysql: ['datetime(3)', sql`CURRENT_TIMESTAMP(3)`],
+} as const
+
 /**
- * The database's current time, to write to a timestamp column (`updated_at`): to the millisecond on SQLite,
+ * The database's current time, to write to a timestamp column (`updated_at`): to the millisecond on SQLite and MySQL,
  * whose `CURRENT_TIMESTAMP` has whole seconds, as on PostgreSQL. Read back, it is a `Date`.
  *
  * @example
@@ -56,5 +64,6 @@ const SQLITE_NOW = sql`strftime('%Y-%m-%d %H:%M:%f', 'now')`
  * ```
  */
 export function currentTimestamp(db: Kysely<any>): RawBuilder<Date> {
-  return dialectOf(db) === 'postgres' ? sql<Date>`CURRENT_TIMESTAMP` : sql<Date>`${SQLITE_NOW}`
+  const dialect = dialectOf(db)
+  return dialect === 'postgres' ? sql<Date>`CURRENT_TIMESTAMP` : dialect === 'mysql' ? sql<Date>`CURRENT_TIMESTAMP(3)` : sql<Date>`${SQLITE_NOW}`
 }

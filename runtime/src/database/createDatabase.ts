@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { Kysely } from 'kysely'
 import { databaseConfig, type DatabaseConfig } from './databaseConfig.js'
+import { mysqlDatabase } from './mysqlDatabase.js'
 import { postgresDatabase } from './postgresDatabase.js'
 import { sqliteDatabase } from './sqliteDatabase.js'
 import type { Tables } from './Tables.js'
@@ -9,8 +10,9 @@ import type { Tables } from './Tables.js'
 export const DEFAULT_SQLITE_PATH = 'database/database.sqlite'
 
 /**
- * Opens the database named by a URL: `postgres://…` (or `postgresql://…`) for PostgreSQL,
- * `sqlite:path` or `file:path` for a SQLite file, nothing for `database/database.sqlite`.
+ * Opens the database named by a URL: `postgres://…` (or `postgresql://…`) for PostgreSQL, `mysql://…` (or
+ * `mariadb://…`) for MySQL or MariaDB, `sqlite:path` or `file:path` for a SQLite file, nothing for
+ * `database/database.sqlite`.
  * Drivers load and files are created on the first query, not here. The second argument is the
  * application's root folder, or a DatabaseConfig (pool size and timeouts, else from `DB_*` variables).
  * A query the database cannot answer now (server down, no pool slot in time, SQLite locked by another
@@ -26,6 +28,9 @@ export function createDatabase<DB = Tables>(url: string | undefined = undefined,
   if (url && isPostgresUrl(url)) {
     return postgresDatabase<DB>(url, config)
   }
+  if (url && isMysqlUrl(url)) {
+    return mysqlDatabase<DB>(url, config)
+  }
   return sqliteDatabase<DB>(resolve(config.root, sqlitePath(url)), config)
 }
 
@@ -34,12 +39,17 @@ export function sqlitePath(url: string | undefined): string {
   if (!url) return DEFAULT_SQLITE_PATH
   const match = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(url)
   if (!match?.[1]) {
-    throw new Error(`Unsupported DATABASE_URL "${url}": use postgres://user:password@host:port/name or sqlite:path/to/file.sqlite`)
+    throw new Error(`Unsupported DATABASE_URL "${url}": use postgres://user:password@host:port/name, mysql://user:password@host:port/name or sqlite:path/to/file.sqlite`)
   }
   return match[1]
 }
 
-/** Whether a `DATABASE_URL` names PostgreSQL (`postgres://` or `postgresql://`); anything else is SQLite. */
+/** Whether a `DATABASE_URL` names PostgreSQL (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url)
+}
+
+/** Whether a `DATABASE_URL` names MySQL or MariaDB (`mysql://` or `mariadb://`). */
+export function isMysqlUrl(url: string): boolean {
+  return /^(mysql|mariadb):\/\//.test(url)
 }

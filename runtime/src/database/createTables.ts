@@ -24,7 +24,7 @@ export async function createTables(database: Kysely<any>, statements: readonly R
 
 /**
  * Whether a statement failed because `table` is gone (`fw migrate:fresh` drops Fw's tables under a running app):
- * SQLite's "no such table", or PostgreSQL's undefined_table (42P01), naming it.
+ * SQLite's "no such table", PostgreSQL's undefined_table (42P01) or MySQL's 1146, naming it.
  *
  * @example
  * ```ts
@@ -33,5 +33,7 @@ export async function createTables(database: Kysely<any>, statements: readonly R
  */
 export function isMissingTable(error: unknown, table: string): boolean {
   if (!(error instanceof Error)) return false
-  return error.message.includes(`no such table: ${table}`) || ((error as { code?: unknown }).code === '42P01' && error.message.includes(`"${table}"`))
+  const { code, errno } = error as { code?: unknown; errno?: unknown }
+  if (errno === 1146) return error.message.endsWith(`.${table}' doesn't exist`)
+  return error.message.includes(`no such table: ${table}`) || (code === '42P01' && error.message.includes(`"${table}"`))
 }

@@ -6,16 +6,21 @@ import { appRoot } from '../config/appRoot.js'
 export interface DatabaseConfig {
   /** The application's root folder, where a relative SQLite path starts (default: the app's root, see `appRoot`). */
   root?: string
-  /** PostgreSQL: most connections this process opens (`DB_POOL_MAX`, default 10). */
+  /** PostgreSQL and MySQL: most connections this process opens (`DB_POOL_MAX`, default 10). */
   poolMax?: number
-  /** PostgreSQL: milliseconds an unused connection stays open (`DB_POOL_IDLE_TIMEOUT_MS`, default 10 000). */
+  /** PostgreSQL and MySQL: milliseconds an unused connection stays open (`DB_POOL_IDLE_TIMEOUT_MS`, default 10 000; 0 = no limit). */
   idleTimeoutMs?: number
   /**
-   * PostgreSQL: milliseconds a query waits for a pool slot and a new connection before it fails with a
+   * PostgreSQL and MySQL: milliseconds a query waits for a pool slot and a new connection before it fails with a
    * 503 (`DB_CONNECTION_TIMEOUT_MS`, default 5 000).
    */
   connectionTimeoutMs?: number
-  /** PostgreSQL: milliseconds a statement may run before the server cancels it (`DB_STATEMENT_TIMEOUT_MS`, default 0 = no limit). */
+  /**
+   * PostgreSQL and MySQL: milliseconds a statement may run before the server cancels it (`DB_STATEMENT_TIMEOUT_MS`,
+   * default 0 = no limit). On MariaDB it bounds every statement (`max_statement_time`), on MySQL 8 only SELECTs
+   * (`max_execution_time`); on both it also bounds a row lock wait (`innodb_lock_wait_timeout`, whole seconds), and a
+   * query that gets no answer by this time plus `connectionTimeoutMs` (a server that stopped answering) fails with a 503.
+   */
   statementTimeoutMs?: number
   /**
    * SQLite: milliseconds a write waits for another process's write lock, without blocking the event loop,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDatabase } from '../../src/database/createDatabase.js'
 import { createFwApp, type FwApp } from '../support/fwApp.js'
+import { startMariadb, type TestMariadb } from '../support/mariadb.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
 const CREATE_POSTS = /^\d{14}_create_posts_table$/
@@ -239,10 +240,10 @@ describe('fw migrate on SQLite', () => {
   it('says so in one line when DATABASE_URL names a database it does not support', async () => {
     const app = createFwApp()
     try {
-      const result = await app.fw(['migrate'], { DATABASE_URL: 'mysql://localhost/app' })
+      const result = await app.fw(['migrate'], { DATABASE_URL: 'mongodb://localhost/app' })
       expect(result.code).toBe(1)
       expect(result.stderr).toBe(
-        'fw migrate failed: Unsupported DATABASE_URL "mysql://localhost/app": use postgres://user:password@host:port/name or sqlite:path/to/file.sqlite\n',
+        'fw migrate failed: Unsupported DATABASE_URL "mongodb://localhost/app": use postgres://user:password@host:port/name, mysql://user:password@host:port/name or sqlite:path/to/file.sqlite\n',
       )
     } finally {
       app.remove()
@@ -258,4 +259,66 @@ describe('fw migrate on PostgreSQL', () => {
   afterAll(() => server?.stop())
 
   migrateStatusRollback(() => server.url)
+})
+
+// Not migrateStatusRollback's whole list yet: models write with `returning`, which MySQL lacks, and MySQL commits each
+// schema statement at once, so a failed migration's tables stay.
+describe('fw migrate on MariaDB', () => {
+  let server: TestMariadb
+  let app: FwApp
+  beforeAll(async () => {
+    server = await startMariadb()
+  }, 60_000)
+  afterAll(() => server?.stop())
+  beforeEach(() => {
+    app = createFwApp()
+  })
+  afterEach(() => app.remove())
+  const env = (): NodeJS.ProcessEnv => ({ DATABASE_URL: server.url })
+
+  it('migrates a generated model, writes its types, shows the status, rolls the batch back, and freshens', async () => {
+    expect((await app.fw(['make:model', 'Post', '-m'])).code).toBe(0)
+    const [name] = migrationNames(app)
+
+    const migrated = await app.fw(['migrate'], env())
+    expect(migrated.stderr).toBe('')
+    expect(migrated.stdout).toMatch(new RegExp(`^Migrated  ${name}  \\(\\d+ ms\\)\\nWrote database/schema.d.ts: the types of 1 table.\\n$`))
+    expect(app.read('database/schema.d.ts')).toContain('export interface Posts {\n  created_at: Generated<Timestamp>\n  id: Generated<number>\n  updated_at: Generated<Timestamp>\n}')
+    expect(await tablesOf(app, server.url)).toEqual(['fw_migrations', 'posts'])
+    expect((await app.fw(['migrate:status'], env())).stdout.split('\n')[2]!.split(/ {2,}/)).toEqual([name, '1', 'Ran'])
+
+    const rolledBack = await app.fw(['migrate:rollback'], env())
+    expect(rolledBack.stdout).toMatch(new RegExp(`^Rolled back  ${name}  \\(\\d+ ms\\)\\nUpdated database/schema.d.ts: dropped table posts.\\n$`))
+    expect(await tablesOf(app, server.url)).toEqual(['fw_migrations'])
+
+    const fresh = await app.fw(['migrate:fresh'], env())
+    expect(fresh.code).toBe(0)
+    expect(await tablesOf(app, server.url)).toEqual(['fw_migrations', 'posts'])
+    await app.fw(['migrate:reset'], env())
+  })
+
+  it('never lets two fw migrate at once apply the same migration', async () => {
+    await app.fw(['make:migration', 'create_slow_table'])
+    const slow = migrationNames(app)[0]!
+    writeFileSync(
+      join(app.dir, 'database/migrations', `${slow}.ts`),
+      [
+        "import { id, type Kysely } from 'fw-runtime'",
+        "import { setTimeout } from 'node:timers/promises'",
+        'export async function up(db: Kysely<any>): Promise<void> {',
+        "  await db.schema.createTable('slow').$call(id(db)).execute()",
+        '  await setTimeout(700)',
+        '}',
+        'export async function down(db: Kysely<any>): Promise<void> {',
+        "  await db.schema.dropTable('slow').execute()",
+        '}',
+      ].join('\n'),
+    )
+    const [one, two] = await Promise.all([app.fw(['migrate'], env()), app.fw(['migrate'], env())])
+    expect([one.code, two.code]).toEqual([0, 0])
+    const outputs = [one.stdout, two.stdout].sort()
+    expect(outputs[0]).toMatch(/^Migrated  \d+_create_slow_table /)
+    expect(outputs[1]).toBe('Nothing to migrate.\n')
+    await app.fw(['migrate:reset'], env())
+  })
 })

@@ -50,6 +50,10 @@ name('DateString', 'date')
 name('string', 'text', 'varchar', 'character varying', 'char', 'character', 'bpchar', 'name', 'citext', 'uuid')
 name('string', 'time', 'timetz', 'time with time zone', 'time without time zone', 'xml', 'inet', 'cidr', 'macaddr', 'macaddr8')
 name('Buffer', 'bytea', 'blob')
+// MySQL's and MariaDB's own names (a `tinyint(1)` and MariaDB's json are told apart before, by introspectSchema).
+name('number', 'tinyint', 'mediumint', 'year')
+name('string', 'tinytext', 'mediumtext', 'longtext', 'enum', 'set', 'inet4', 'inet6')
+name('Buffer', 'tinyblob', 'mediumblob', 'longblob', 'binary', 'varbinary')
 
 /** What a column holds, as a TypeScript type, before `| null` and `Generated<…>`; `uses` names the value type it needs. */
 export interface ColumnType {

@@ -13,7 +13,8 @@ export interface IntrospectedColumn {
   name: string
   /**
    * The declared type: on SQLite as the migration wrote it, in lower case (`varchar(255)`, `boolean`); on PostgreSQL
-   * the type's name (`int4`, `timestamptz`, an enum's), a domain's base type in place of the domain.
+   * the type's name (`int4`, `timestamptz`, an enum's), a domain's base type in place of the domain; on MySQL the
+   * type's name (`int`, `longtext`), with `boolean` for a `tinyint(1)` and `json` for MariaDB's json (see `mysqlTables`).
    */
   type: string
   /** PostgreSQL: an array of `type`. */
@@ -42,7 +43,8 @@ export const FW_TABLES: readonly string[] = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_T
 
 /**
  * The tables and columns of a database, read from its catalog: SQLite's `pragma_table_xinfo`, PostgreSQL's
- * `pg_attribute` and `pg_type` (which name enums and domains, as kysely-codegen reads them).
+ * `pg_attribute` and `pg_type` (which name enums and domains, as kysely-codegen reads them), MySQL's
+ * `information_schema`.
  *
  * @example
  * ```ts
@@ -52,7 +54,8 @@ export const FW_TABLES: readonly string[] = [MIGRATIONS_TABLE, MIGRATIONS_LOCK_T
  */
 export async function introspectSchema(db: Kysely<any>): Promise<IntrospectedSchema> {
   const dialect = dialectOf(db)
-  return { dialect, tables: dialect === 'postgres' ? await postgresTables(db) : await sqliteTables(db) }
+  const tables = dialect === 'postgres' ? await postgresTables(db) : dialect === 'mysql' ? await mysqlTables(db) : await sqliteTables(db)
+  return { dialect, tables }
 }
 
 interface SqliteColumnRow {
@@ -171,4 +174,68 @@ async function postgresTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
     ])
   }
   return [...tables].map(([name, columns]) => ({ name, columns }))
+}
+
+interface MysqlColumnRow {
+  table: string
+  kind: string
+  name: string
+  type: string
+  column_type: string
+  nullable: string
+  fallback: string | null
+  extra: string
+}
+
+/**
+ * MySQL's and MariaDB's columns, typed as the same migration types them on SQLite and PostgreSQL: a `tinyint(1)` is
+ * `boolean` (what MySQL makes of one, and what Fw reads it as), MariaDB's `json` (a `longtext` with a `json_valid`
+ * check named after its column) is `json`. A view's columns are all nullable and never generated, as the other two
+ * databases report them (MariaDB passes its tables' `not null` and defaults through).
+ */
+async function mysqlTables(db: Kysely<any>): Promise<IntrospectedTable[]> {
+  const [columns, checks, version] = await Promise.all([
+    sql<MysqlColumnRow>`
+      select c.TABLE_NAME as \`table\`, t.TABLE_TYPE as kind, c.COLUMN_NAME as name, c.DATA_TYPE as type, c.COLUMN_TYPE as column_type,
+        c.IS_NULLABLE as nullable, c.COLUMN_DEFAULT as fallback, c.EXTRA as extra
+      from information_schema.COLUMNS as c
+      join information_schema.TABLES as t on t.TABLE_SCHEMA = c.TABLE_SCHEMA and t.TABLE_NAME = c.TABLE_NAME
+      where c.TABLE_SCHEMA = database() and t.TABLE_TYPE in ('BASE TABLE', 'VIEW') and c.TABLE_NAME not in (${sql.join(FW_TABLES)})
+      order by c.TABLE_NAME, c.ORDINAL_POSITION`.execute(db),
+    mysqlJsonChecks(db),
+    sql<{ version: string }>`select version() as version`.execute(db),
+  ])
+  // MariaDB writes "no default" of a nullable column as the text NULL; MySQL as SQL NULL.
+  const mariadb = /mariadb/i.test(version.rows[0]?.version ?? '')
+  const tables = new Map<string, IntrospectedColumn[]>()
+  for (const row of columns.rows) {
+    const view = row.kind === 'VIEW'
+    const type = row.column_type.toLowerCase() === 'tinyint(1)' ? 'boolean' : checks.has(`${row.table}.${row.name}`) ? 'json' : row.type.toLowerCase()
+    const hasDefault = row.fallback !== null && !(mariadb && row.fallback === 'NULL')
+    const extra = row.extra.toLowerCase()
+    tables.set(row.table, [
+      ...(tables.get(row.table) ?? []),
+      {
+        name: row.name,
+        type,
+        array: false,
+        nullable: view || row.nullable === 'YES',
+        generated: view ? 'no' : extra.includes('generated') ? 'always' : extra.includes('auto_increment') || hasDefault ? 'default' : 'no',
+      },
+    ])
+  }
+  return [...tables].map(([name, columns]) => ({ name, columns }))
+}
+
+/** MariaDB's json columns, as `table.column`: each has a `json_valid` check named after it. MySQL 8's are of type json. */
+async function mysqlJsonChecks(db: Kysely<any>): Promise<Set<string>> {
+  try {
+    const { rows } = await sql<{ table: string; name: string; clause: string }>`
+      select TABLE_NAME as \`table\`, CONSTRAINT_NAME as name, CHECK_CLAUSE as clause
+      from information_schema.CHECK_CONSTRAINTS where CONSTRAINT_SCHEMA = database()`.execute(db)
+    return new Set(rows.filter((row) => row.clause === `json_valid(\`${row.name}\`)`).map((row) => `${row.table}.${row.name}`))
+  } catch {
+    // MySQL 8's CHECK_CONSTRAINTS has no TABLE_NAME column, and needs none here.
+    return new Set()
+  }
 }
