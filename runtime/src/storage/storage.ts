@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { appRoot } from '../config/appRoot.js'
@@ -14,6 +14,8 @@ const BUILT_IN: Record<string, () => Disk> = {
 }
 
 const disks = new Map<string, Disk>()
+/** The temporary folders of `fake()`'s disks, removed by `reset()`. */
+const fakeFolders = new Set<string>()
 
 function disk(name: string): Disk {
   let found = disks.get(name)
@@ -50,11 +52,14 @@ export const storage = Object.assign(() => disk(process.env.FILESYSTEM_DISK?.tri
    */
   fake(name: string = process.env.FILESYSTEM_DISK?.trim() || 'local'): LocalDisk {
     const fake = new LocalDisk({ root: mkdtempSync(join(tmpdir(), `fw-storage-${name}-`)), name })
+    fakeFolders.add(fake.root)
     disks.set(name, fake)
     return fake
   },
-  /** Forgets the disks made so far (fakes too): the next use makes them again from the environment. */
+  /** Forgets the disks made so far, and deletes the fakes' folders: the next use makes them again from the environment. */
   reset(): void {
     disks.clear()
+    for (const folder of fakeFolders) rmSync(folder, { recursive: true, force: true })
+    fakeFolders.clear()
   },
 })

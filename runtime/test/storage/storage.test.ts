@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -59,9 +59,10 @@ describe('storage()', () => {
     expect(fake.root.startsWith(tmpdir())).toBe(true)
     expect(await fake.get('exports/b.csv')).toBe('a,b')
     expect(storage.fake('local')).not.toBe(fake)
-    folders.push((storage.disk('local') as LocalDisk).root)
+    const localFake = (storage.disk('local') as LocalDisk).root
     storage.reset()
     expect(() => storage()).toThrow('The s3 disk needs AWS_BUCKET')
+    expect([existsSync(fake.root), existsSync(localFake)], 'the fakes\' folders after reset').toEqual([false, false])
   })
 
   it('uses a disk given to register, until reset', async () => {
