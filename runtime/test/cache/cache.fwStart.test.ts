@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import type { ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+import { createFwApp, listeningPort, startFw, stopProcesses, type FwApp } from '../support/fwApp.js'
 
 /** A built app (plain JavaScript in dist/, as `npm run build` leaves it) whose routes use fw-runtime/cache. */
 const ENTRY = `import { Container, Router, db, loadEnv, sql, start } from 'fw-runtime'
@@ -34,32 +33,15 @@ beforeEach(() => {
   app.write('dist/public/index.js', ENTRY)
 })
 afterEach(async () => {
-  for (const child of running.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue
-    const exited = once(child, 'exit')
-    child.kill('SIGTERM')
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(force)
-  }
+  await stopProcesses(running)
   app.remove()
 })
 
 /** Starts `fw start --workers=2` in the app, on the app's SQLite database, and resolves to its port once it listens. */
 function startServer(): Promise<number> {
-  const child = spawn(process.execPath, [FW, 'start', '--workers=2'], { cwd: app.dir, env: cleanEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] })
-  running.push(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-      if (match) resolve(Number(match[1]))
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`fw start exited with ${code}: ${output}`)))
-  })
+  const server = startFw(app.dir, ['start', '--workers=2'], { PORT: '0' })
+  running.push(server.child)
+  return listeningPort(server)
 }
 
 async function getJson(port: number, path: string): Promise<any> {

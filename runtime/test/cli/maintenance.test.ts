@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -11,7 +10,7 @@ import { DatabaseQueue } from '../../src/queue/DatabaseQueue.js'
 import { pendingJob } from '../../src/queue/pendingJob.js'
 import { PgBossQueue } from '../../src/queue/PgBossQueue.js'
 import type { StoredQueue } from '../../src/queue/types.js'
-import { cleanEnv, createFwApp, FW, startFw, until, type FwApp, type RunningFw } from '../support/fwApp.js'
+import { createFwApp, listeningPort, startFw, stopProcesses, until, type FwApp, type RunningFw } from '../support/fwApp.js'
 import { databases } from '../support/notesDatabase.js'
 import { startPostgres, type TestPostgres } from '../support/postgres.js'
 
@@ -76,15 +75,7 @@ describe.each(databases)('fw down and fw up on $name', ({ name }) => {
     database = createDatabase(url ?? `sqlite:${join(app.dir, 'database/database.sqlite')}`)
   })
   afterEach(async () => {
-    for (const child of running) {
-      if (child.exitCode !== null || child.signalCode !== null) continue
-      const exited = once(child, 'exit')
-      child.kill('SIGTERM')
-      const force = setTimeout(() => child.kill('SIGKILL'), 5_000)
-      await exited
-      clearTimeout(force)
-    }
-    running.length = 0
+    await stopProcesses(running)
     await app.fw(['up'])
     await database.destroy()
     app.remove()
@@ -199,18 +190,8 @@ describe.each(databases)('fw down and fw up on $name', ({ name }) => {
 
   /** `fw start` in the app on a port of its own; resolves to the port once it listens. */
   function launch(args: string[]): Promise<number> {
-    const child = spawn(process.execPath, [FW, ...args], { cwd: app.dir, env: cleanEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] })
-    running.push(child)
-    let output = ''
-    return new Promise((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk
-        const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-        if (match) resolve(Number(match[1]))
-      }
-      child.stdout!.on('data', onData)
-      child.stderr!.on('data', onData)
-      child.once('exit', (code) => reject(new Error(`fw ${args.join(' ')} exited with ${code}: ${output}`)))
-    })
+    const server = startFw(app.dir, args, { PORT: '0' })
+    running.push(server.child)
+    return listeningPort(server)
   }
 })

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRedis } from '../../src/redis/redis.js'
 import { redisReady } from '../../src/redis/redisReady.js'
-import { cleanEnv, createFwApp, FW, type FwApp } from '../support/fwApp.js'
+import { createFwApp, listeningPort, startFw, stopProcesses, type FwApp } from '../support/fwApp.js'
 import { startRedis, type TestRedis } from '../support/redis.js'
 
 /** A built app (plain JavaScript in dist/, as `npm run build` leaves it) with one throttled route. */
@@ -24,34 +23,16 @@ beforeAll(async () => {
   app.write('dist/public/index.js', ENTRY)
 })
 afterAll(async () => {
-  for (const child of running.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue
-    const exited = once(child, 'exit')
-    child.kill('SIGTERM')
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(force)
-  }
+  await stopProcesses(running)
   app?.remove()
   await redis?.stop()
 })
 
 /** Starts `fw start --workers=2` in the app with its throttles on the test's Redis; resolves to its port. */
 function startServer(): Promise<number> {
-  const env = cleanEnv({ PORT: '0', CACHE_STORE: 'redis', REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '300' })
-  const child = spawn(process.execPath, [FW, 'start', '--workers=2'], { cwd: app.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.push(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-      if (match) resolve(Number(match[1]))
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`fw start exited with ${code}: ${output}`)))
-  })
+  const server = startFw(app.dir, ['start', '--workers=2'], { PORT: '0', CACHE_STORE: 'redis', REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '300' })
+  running.push(server.child)
+  return listeningPort(server)
 }
 
 describe('throttle on Redis in a built app under two fw start --workers=2', () => {

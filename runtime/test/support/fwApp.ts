@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -129,6 +130,32 @@ export function startFw(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 1))))
   return { child, output: () => output, exited }
+}
+
+/** The port a started `fw start` prints once it listens; rejects with its output when it exits first. */
+export function listeningPort({ child, output, exited }: RunningFw): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // startFw's own listeners run first, so output() already holds the chunk.
+    const check = () => {
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())
+      if (match) resolve(Number(match[1]))
+    }
+    child.stdout!.on('data', check)
+    child.stderr!.on('data', check)
+    void exited.then((code) => reject(new Error(`fw exited with ${code}: ${output()}`)))
+  })
+}
+
+/** Stops the processes a test started, each with SIGTERM, then SIGKILL if it is still running 5 s later; empties the list. */
+export async function stopProcesses(children: ChildProcess[]): Promise<void> {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue
+    const exited = once(child, 'exit')
+    child.kill('SIGTERM')
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(force)
+  }
 }
 
 /** Waits until `condition` holds, looking every 50 ms; fails naming `what` after `timeoutMs`. Resolves to the wait. */
